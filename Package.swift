@@ -1,0 +1,87 @@
+// swift-tools-version:6.0
+// StreamLens: a video-analytics pipeline for Swift on Linux, driven by GStreamer.
+//
+// Layering (bottom to top):
+//   C system libraries (CGStreamer, CTesseract, CPangoCairo) and the OpenCV C++ bridge (COpenCVBridge)
+//   → one Swift wrapper module per C library (StreamLensGStreamer, StreamLensText, StreamLensDetection/Signs)
+//   → pure Swift domain modules (StreamLensCore, StreamLensStats, StreamLensCompositing)
+//   → StreamLens (the pipeline runner library) → streamlens (the command-line tool).
+import PackageDescription
+
+let package = Package(
+    name: "StreamLens",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StreamLens", targets: ["StreamLens"]),
+        .executable(name: "streamlens", targets: ["streamlens"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // MARK: C layer
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
+        .systemLibrary(
+            name: "CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPangoCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
+        .target(
+            name: "COpenCVBridge",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),
+            ]
+        ),
+
+        // MARK: Swift modules
+        .target(
+            name: "StreamLensCore",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+        ),
+        .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
+        .target(
+            name: "StreamLensStats",
+            dependencies: ["StreamLensCore", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
+        .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
+        .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),
+        .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVBridge"]),
+        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract"]),
+        .target(
+            name: "StreamLens",
+            dependencies: [
+                "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
+                "StreamLensDetection", "StreamLensSigns", "Yams",
+            ]
+        ),
+        .executableTarget(
+            name: "streamlens",
+            dependencies: ["StreamLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
+        .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),
+        .testTarget(name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore"]),
+        .testTarget(name: "StreamLensCompositingTests", dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore"]),
+        .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
+        .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
+        .testTarget(name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

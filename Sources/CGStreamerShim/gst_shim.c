@@ -1,0 +1,33 @@
+#include "gst_shim.h"
+
+GstClockTime slx_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
+
+GstClockTime slx_buffer_pts(GstBuffer *buffer) { return GST_BUFFER_PTS(buffer); }
+void slx_buffer_set_pts(GstBuffer *buffer, GstClockTime pts) { GST_BUFFER_PTS(buffer) = pts; }
+GstClockTime slx_buffer_duration(GstBuffer *buffer) { return GST_BUFFER_DURATION(buffer); }
+void slx_buffer_set_duration(GstBuffer *buffer, GstClockTime duration) { GST_BUFFER_DURATION(buffer) = duration; }
+gboolean slx_buffer_is_discont(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT); }
+
+gboolean slx_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
+GstBuffer *slx_buffer_make_writable(GstBuffer *buffer) { return gst_buffer_make_writable(buffer); }
+GstBuffer *slx_buffer_ref(GstBuffer *buffer) { return gst_buffer_ref(buffer); }
+void slx_buffer_unref(GstBuffer *buffer) { gst_buffer_unref(buffer); }
+void slx_sample_unref(GstSample *sample) { gst_sample_unref(sample); }
+void slx_caps_unref(GstCaps *caps) { gst_caps_unref(caps); }
+void slx_message_unref(GstMessage *message) { gst_message_unref(message); }
+
+GstMessageType slx_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+const gchar *slx_message_source_name(GstMessage *message) { return GST_MESSAGE_SRC_NAME(message); }
+gboolean slx_message_is_from(GstMessage *message, GstElement *element) { return GST_MESSAGE_SRC(message) == GST_OBJECT(element); }
+const gchar *slx_object_name(gpointer object) { return GST_OBJECT_NAME(object); }
+
+GstAppSink *slx_as_app_sink(GstElement *element) { return GST_IS_APP_SINK(element) ? GST_APP_SINK(element) : NULL; }
+GstAppSrc *slx_as_app_src(GstElement *element) { return GST_IS_APP_SRC(element) ? GST_APP_SRC(element) : NULL; }
+gboolean slx_is_bin(GstElement *element) { return GST_IS_BIN(element); }
+
+GstVideoFormat slx_video_info_format(const GstVideoInfo *info) { return GST_VIDEO_INFO_FORMAT(info); }
+guint8 *slx_video_frame_plane_data(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_DATA(frame, plane); }
+gint slx_video_frame_plane_stride(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_STRIDE(frame, plane); }
+guint slx_video_frame_n_planes(GstVideoFrame *frame) { return GST_VIDEO_FRAME_N_PLANES(frame); }
+gint slx_video_info_fps_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_N(info); }
+gint slx_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }

@@ -1,0 +1,62 @@
+// One-line wrappers for what Swift cannot import from GStreamer: function-like macros, checked casts and
+// fixed-size array fields. No logic lives here; each function names the macro it wraps and the ownership of
+// what it returns.
+#ifndef STREAMLENS_GST_SHIM_H
+#define STREAMLENS_GST_SHIM_H
+
+#include <gst/gst.h>
+#include <gst/app/app.h>
+#include <gst/video/video.h>
+
+// GST_CLOCK_TIME_NONE.
+GstClockTime slx_clock_time_none(void);
+
+// GST_BUFFER_PTS / GST_BUFFER_DURATION (read and write). The buffer stays borrowed.
+GstClockTime slx_buffer_pts(GstBuffer *buffer);
+void slx_buffer_set_pts(GstBuffer *buffer, GstClockTime pts);
+GstClockTime slx_buffer_duration(GstBuffer *buffer);
+void slx_buffer_set_duration(GstBuffer *buffer, GstClockTime duration);
+// GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT).
+gboolean slx_buffer_is_discont(GstBuffer *buffer);
+
+// gst_buffer_is_writable (macro). Borrowed.
+gboolean slx_buffer_is_writable(GstBuffer *buffer);
+// gst_buffer_make_writable (macro). Takes the caller's reference (full) and returns one (full): the same
+// buffer when the caller held the only reference, otherwise a copy.
+GstBuffer *slx_buffer_make_writable(GstBuffer *buffer);
+// gst_buffer_ref / gst_buffer_unref.
+GstBuffer *slx_buffer_ref(GstBuffer *buffer);
+void slx_buffer_unref(GstBuffer *buffer);
+// gst_sample_unref.
+void slx_sample_unref(GstSample *sample);
+// gst_caps_unref.
+void slx_caps_unref(GstCaps *caps);
+// gst_message_unref.
+void slx_message_unref(GstMessage *message);
+
+// GST_MESSAGE_TYPE. Borrowed message.
+GstMessageType slx_message_type(GstMessage *message);
+// GST_MESSAGE_SRC_NAME: the name of the object that posted the message (borrowed, may be NULL).
+const gchar *slx_message_source_name(GstMessage *message);
+// GST_MESSAGE_SRC is the top-level pipeline? (GST_MESSAGE_SRC(message) == GST_OBJECT(pipeline))
+gboolean slx_message_is_from(GstMessage *message, GstElement *element);
+// GST_OBJECT_NAME. Borrowed string.
+const gchar *slx_object_name(gpointer object);
+
+// GST_APP_SINK / GST_APP_SRC with GST_IS_APP_SINK / GST_IS_APP_SRC checks: NULL when the element is not one.
+// Borrowed: no reference is added.
+GstAppSink *slx_as_app_sink(GstElement *element);
+GstAppSrc *slx_as_app_src(GstElement *element);
+// GST_IS_BIN.
+gboolean slx_is_bin(GstElement *element);
+
+// GST_VIDEO_INFO_FORMAT / GST_VIDEO_FRAME_PLANE_DATA / GST_VIDEO_FRAME_PLANE_STRIDE / GST_VIDEO_FRAME_N_PLANES.
+GstVideoFormat slx_video_info_format(const GstVideoInfo *info);
+guint8 *slx_video_frame_plane_data(GstVideoFrame *frame, guint plane);
+gint slx_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
+guint slx_video_frame_n_planes(GstVideoFrame *frame);
+// GST_VIDEO_INFO_FPS_N / _D.
+gint slx_video_info_fps_n(const GstVideoInfo *info);
+gint slx_video_info_fps_d(const GstVideoInfo *info);
+
+#endif

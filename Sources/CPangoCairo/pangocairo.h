@@ -1,0 +1,3 @@
+// Cairo for raster drawing, Pango for text layout and shaping.
+#include <cairo.h>
+#include <pango/pangocairo.h>

@@ -1,0 +1,3 @@
+// Tesseract's plain C API (capi.h) and Leptonica's pixel containers.
+#include <tesseract/capi.h>
+#include <leptonica/allheaders.h>

@@ -1,0 +1,21 @@
+import Synchronization
+
+/// The newest ``Detections`` of each analysis stage: analysis threads post, the compositor reads.
+///
+/// ## Thread Safety
+/// A mutex guards the dictionary; reads return a copy-on-write snapshot.
+public final class DetectionBoard: Sendable {
+    private let latest = Mutex<[String: Detections]>([:])
+
+    public init() {}
+
+    /// Replaces the stage's newest result.
+    public func post(_ detections: Detections) {
+        latest.withLock { $0[detections.source] = detections }
+    }
+
+    /// Every stage's newest result.
+    public func snapshot() -> [String: Detections] {
+        latest.withLock { $0 }
+    }
+}

@@ -1,0 +1,79 @@
+/// A frame as handed to an analysis stage: a downscaled I420 copy made off the streaming thread.
+///
+/// The planes are valid only during ``AnalysisStage/analyze(_:)``; copy what must outlive the call.
+public struct AnalysisFrame: @unchecked Sendable {
+    /// Presentation time of the source frame.
+    public var pts: Duration
+    /// Index of the source frame among decoded frames (0-based).
+    public var frameIndex: Int
+    /// The downscaled copy (I420).
+    public var planes: YUVPlanes
+    /// Size of the source frame the copy was made from.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+
+    public init(pts: Duration, frameIndex: Int, planes: YUVPlanes, sourceWidth: Int, sourceHeight: Int) {
+        self.pts = pts
+        self.frameIndex = frameIndex
+        self.planes = planes
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+    }
+
+    /// Multiply analysis-frame coordinates by these to get source-frame coordinates.
+    public var scaleToSource: (x: Double, y: Double) {
+        (Double(sourceWidth) / Double(planes.width), Double(sourceHeight) / Double(planes.height))
+    }
+}
+
+/// A stage that looks at frames and reports ``Detections``. Runs on the analysis thread, never on a GStreamer
+/// streaming thread, on its own cadence; a slow stage makes frames skip analysis, never makes video wait on a live
+/// source.
+///
+/// ## Thread Safety
+/// ``analyze(_:)`` is called from one analysis thread at a time; the stage may keep per-thread state (an OCR
+/// engine, a network) without locks. It may be created on another thread.
+public protocol AnalysisStage: AnyObject, Sendable {
+    /// Short name used in reports and as ``Detections/source``.
+    var name: String { get }
+    /// Width of the downscaled copy this stage wants (height keeps the aspect ratio). Nil: the source width.
+    var preferredAnalysisWidth: Int? { get }
+    /// Looks at one frame. Throwing counts as an analysis failure; the video goes on.
+    func analyze(_ frame: AnalysisFrame) throws -> Detections
+    /// Called once after the last frame, on the analysis thread: flush events, close tracks.
+    func finish(at pts: Duration)
+}
+
+extension AnalysisStage {
+    public var preferredAnalysisWidth: Int? { nil }
+    public func finish(at pts: Duration) {}
+}
+
+/// What a compositing stage knows about the frame it draws on.
+public struct CompositeContext: Sendable {
+    /// Presentation time of the frame.
+    public var pts: Duration
+    /// Index of the frame among decoded frames (0-based).
+    public var frameIndex: Int
+    /// The newest detections of every analysis stage, keyed by stage name (may be older than this frame).
+    public var latestDetections: [String: Detections]
+
+    public init(pts: Duration, frameIndex: Int, latestDetections: [String: Detections] = [:]) {
+        self.pts = pts
+        self.frameIndex = frameIndex
+        self.latestDetections = latestDetections
+    }
+
+    /// All detections of all stages, flattened.
+    public var allDetections: [Detection] { latestDetections.values.flatMap(\.items) }
+}
+
+/// A stage that draws on the pooled frame in frame order, in place, before output.
+///
+/// ## Thread Safety
+/// Called from the single processing thread, in presentation order; never concurrently.
+public protocol CompositingStage: AnyObject, Sendable {
+    var name: String { get }
+    /// Draws onto `frame` (the decoder's native I420/NV12 planes, writable).
+    func composite(onto frame: YUVPlanes, context: CompositeContext)
+}

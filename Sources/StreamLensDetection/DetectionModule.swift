@@ -1,0 +1,2 @@
+// Object detectors behind the Detections contract. See issue 5.
+import StreamLensCore

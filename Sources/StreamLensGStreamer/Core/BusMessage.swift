@@ -1,0 +1,63 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// The bus messages StreamLens acts on, as Swift values (the GstMessage is freed by the caller).
+public enum BusMessage: Sendable, Equatable {
+    /// The whole pipeline reached end-of-stream.
+    case endOfStream
+    /// An element failed; the run cannot go on.
+    case error(GStreamerError)
+    /// An element warned; the run goes on.
+    case warning(source: String, message: String)
+    /// A sink dropped (or processed) buffers for lateness: `dropped` and `processed` are the element's totals.
+    case qualityOfService(source: String, processed: UInt64, dropped: UInt64, jitter: Duration)
+    /// Decoding needs a plugin that is not installed (`missing-plugin` element message).
+    case missingPlugin(detail: String)
+    /// Latency changed; the application should recalculate it.
+    case latencyChanged
+    /// Anything else.
+    case other
+
+    init(_ message: UnsafeMutablePointer<GstMessage>, pipeline: UnsafeMutablePointer<GstElement>) {
+        let source = slx_message_source_name(message).map { String(cString: $0) } ?? "pipeline"
+        switch slx_message_type(message) {
+        case GST_MESSAGE_EOS:
+            self = .endOfStream
+        case GST_MESSAGE_ERROR:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_error(message, &error, &debug)
+            let debugText = debug.map { String(cString: $0) }
+            g_free(debug)
+            self = .error(.streamError(source: source, message: takeMessage(error), debug: debugText))
+        case GST_MESSAGE_WARNING:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_warning(message, &error, &debug)
+            g_free(debug)
+            self = .warning(source: source, message: takeMessage(error))
+        case GST_MESSAGE_QOS:
+            var format = GST_FORMAT_UNDEFINED
+            var processed: guint64 = 0
+            var dropped: guint64 = 0
+            gst_message_parse_qos_stats(message, &format, &processed, &dropped)
+            var jitter: gint64 = 0
+            var proportion: gdouble = 0
+            var quality: gint = 0
+            gst_message_parse_qos_values(message, &jitter, &proportion, &quality)
+            self = .qualityOfService(source: source, processed: processed, dropped: dropped, jitter: .nanoseconds(jitter))
+        case GST_MESSAGE_ELEMENT:
+            if gst_is_missing_plugin_message(message) != 0 {
+                let detail = gst_missing_plugin_message_get_description(message)
+                defer { g_free(detail) }
+                self = .missingPlugin(detail: detail.map { String(cString: $0) } ?? "unknown")
+            } else {
+                self = .other
+            }
+        case GST_MESSAGE_LATENCY:
+            self = .latencyChanged
+        default:
+            self = .other
+        }
+    }
+}

@@ -1,0 +1,139 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// An owned GStreamer pipeline built from a `gst-launch`-style description.
+///
+/// Ownership: the pipeline adopts the floating reference from `gst_parse_launch` (`gst_object_ref_sink`), and
+/// `deinit` is its only release site, after taking the pipeline to NULL.
+///
+/// ## Thread Safety
+/// GStreamer's element and bus calls are thread-safe; the wrapper holds no mutable Swift state beyond `label`.
+public final class Pipeline: @unchecked Sendable {
+    /// A name for messages ("input", "output").
+    public let label: String
+    /// The description it was built from.
+    public let pipelineDescription: String
+    let element: UnsafeMutablePointer<GstElement>
+    private let bus: UnsafeMutablePointer<GstBus>
+
+    /// Parses `description` into a pipeline (`gst_parse_launch`, floating → sunk).
+    public init(_ description: String, label: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        self.label = label
+        self.pipelineDescription = description
+        var error: UnsafeMutablePointer<GError>?
+        let parsed = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            let message = takeMessage(error)
+            if let parsed { gst_object_unref(UnsafeMutableRawPointer(parsed)) }
+            throw .invalidDescription(description: description, message: message)
+        }
+        guard let parsed else { throw .invalidDescription(description: description, message: "nothing was built") }
+        gst_object_ref_sink(UnsafeMutableRawPointer(parsed))
+        // A description with one element yields that element, not a bin: wrap it so state and bus behave alike.
+        if slx_is_bin(parsed) != 0 {
+            element = parsed
+        } else {
+            let pipeline = gst_pipeline_new(label)!
+            gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
+            gst_bin_add(gcast(pipeline), parsed)
+            gst_object_unref(UnsafeMutableRawPointer(parsed))
+            element = pipeline
+        }
+        bus = gst_element_get_bus(element)
+    }
+
+    deinit {
+        gst_element_set_state(element, GST_STATE_NULL)
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        gst_object_unref(UnsafeMutableRawPointer(element))
+    }
+
+    /// The result of asking the pipeline to change state.
+    public enum StateChange: Sendable, Equatable {
+        case success
+        case async
+        /// Succeeded, but the pipeline is live: it produces data only in PLAYING and never prerolls.
+        case noPreroll
+    }
+
+    public enum State: String, Sendable {
+        case null, ready, paused, playing
+        var gstState: GstState {
+            switch self {
+            case .null: GST_STATE_NULL
+            case .ready: GST_STATE_READY
+            case .paused: GST_STATE_PAUSED
+            case .playing: GST_STATE_PLAYING
+            }
+        }
+    }
+
+    /// Requests a state; throws when GStreamer says FAILURE (the bus usually holds the reason as an ERROR).
+    @discardableResult
+    public func setState(_ state: State) throws(GStreamerError) -> StateChange {
+        switch gst_element_set_state(element, state.gstState) {
+        case GST_STATE_CHANGE_FAILURE: throw .stateChangeFailed(pipeline: label, state: state.rawValue.uppercased())
+        case GST_STATE_CHANGE_ASYNC: return .async
+        case GST_STATE_CHANGE_NO_PREROLL: return .noPreroll
+        default: return .success
+        }
+    }
+
+    /// Waits up to `timeout` for a pending asynchronous state change; returns the outcome.
+    public func waitForState(timeout: Duration) -> StateChange? {
+        var current = GST_STATE_VOID_PENDING
+        var pending = GST_STATE_VOID_PENDING
+        switch gst_element_get_state(element, &current, &pending, clockTime(from: timeout)) {
+        case GST_STATE_CHANGE_SUCCESS: return .success
+        case GST_STATE_CHANGE_NO_PREROLL: return .noPreroll
+        case GST_STATE_CHANGE_ASYNC: return .async
+        default: return nil
+        }
+    }
+
+    /// Sends end-of-stream into the pipeline (to its sources), so that every element drains and muxers finalize.
+    public func sendEndOfStream() {
+        _ = gst_element_send_event(element, gst_event_new_eos())
+    }
+
+    /// Waits up to `timeout` for the next bus message of interest; nil on timeout.
+    public func nextMessage(timeout: Duration) -> BusMessage? {
+        let types = GstMessageType(
+            GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_WARNING.rawValue
+                | GST_MESSAGE_QOS.rawValue | GST_MESSAGE_ELEMENT.rawValue | GST_MESSAGE_LATENCY.rawValue)
+        guard let message = gst_bus_timed_pop_filtered(bus, clockTime(from: timeout), types) else { return nil }
+        defer { slx_message_unref(message) }
+        return BusMessage(message, pipeline: element)
+    }
+
+    /// Makes this pipeline run on `other`'s clock and base time, so that both see the same running time (used for
+    /// a live input and its output pipeline).
+    public func shareClockAndBaseTime(with other: Pipeline) {
+        guard let clock = gst_pipeline_get_clock(gcast(other.element)) else { return }
+        gst_pipeline_use_clock(gcast(element), clock)
+        gst_object_unref(UnsafeMutableRawPointer(clock))
+        gst_element_set_start_time(element, slx_clock_time_none())
+        gst_element_set_base_time(element, gst_element_get_base_time(other.element))
+    }
+
+    /// The element named `name` (borrowed by the returned wrapper for the pipeline's lifetime).
+    func child(named name: String) throws(GStreamerError) -> UnsafeMutablePointer<GstElement> {
+        guard let child = gst_bin_get_by_name(gcast(element), name) else { throw .elementNotFound(name: name) }
+        // The bin keeps its own reference for as long as the pipeline lives.
+        gst_object_unref(UnsafeMutableRawPointer(child))
+        return child
+    }
+
+    /// Writes the pipeline graph as a Graphviz dot file into `GST_DEBUG_DUMP_DOT_DIR` when that is set.
+    public func dumpGraph(name: String) {
+        gst_debug_bin_to_dot_file(gcast(element), GST_DEBUG_GRAPH_SHOW_ALL, name)
+    }
+}
+
+extension Pipeline {
+    /// Recomputes and redistributes the pipeline latency after a LATENCY message.
+    public func recalculateLatency() {
+        _ = gst_bin_recalculate_latency(gcast(element))
+    }
+}

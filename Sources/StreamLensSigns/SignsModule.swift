@@ -1,0 +1,2 @@
+// Speed-limit sign reader. See issue 3.
+import StreamLensCore

@@ -1,0 +1,2 @@
+// Run statistics. See issue 6.
+import StreamLensCore
