@@ -17,7 +17,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
@@ -49,10 +48,7 @@ let package = Package(
         ),
 
         // MARK: Swift modules
-        .target(
-            name: "StreamLensCore",
-            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
-        ),
+        .target(name: "StreamLensCore"),
         .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
         .target(
             name: "StreamLensStats",

@@ -1,0 +1,2 @@
+import StreamLens
+print("streamlens")
