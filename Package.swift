@@ -67,7 +67,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "streamlens",
-            dependencies: ["StreamLens", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StreamLens", "StreamLensCompositing", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Tests

@@ -31,3 +31,4 @@ gint slx_video_frame_plane_stride(GstVideoFrame *frame, guint plane) { return GS
 guint slx_video_frame_n_planes(GstVideoFrame *frame) { return GST_VIDEO_FRAME_N_PLANES(frame); }
 gint slx_video_info_fps_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_N(info); }
 gint slx_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }
+GstBufferCopyFlags slx_buffer_copy_metadata(void) { return GST_BUFFER_COPY_METADATA; }

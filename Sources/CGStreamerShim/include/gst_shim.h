@@ -59,4 +59,7 @@ guint slx_video_frame_n_planes(GstVideoFrame *frame);
 gint slx_video_info_fps_n(const GstVideoInfo *info);
 gint slx_video_info_fps_d(const GstVideoInfo *info);
 
+// GST_BUFFER_COPY_METADATA (flags, timestamps, offsets, metas).
+GstBufferCopyFlags slx_buffer_copy_metadata(void);
+
 #endif

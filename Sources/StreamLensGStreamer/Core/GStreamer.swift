@@ -40,7 +40,7 @@ func takeMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
 
 /// Nanoseconds of a GstClockTime, nil for GST_CLOCK_TIME_NONE.
 func duration(fromClockTime time: GstClockTime) -> Duration? {
-    time == slx_clock_time_none() ? nil : .nanoseconds(Int64(bitPattern: time))
+    time == slx_clock_time_none() ? nil : .nanoseconds(Int64(bitPattern: UInt64(time)))
 }
 
 /// GstClockTime of a duration, GST_CLOCK_TIME_NONE for nil.

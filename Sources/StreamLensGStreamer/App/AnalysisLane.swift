@@ -1,0 +1,123 @@
+import Foundation
+internal import CGStreamer
+import StreamLensCore
+
+/// One analysis stage on its own thread with a one-frame mailbox.
+///
+/// The processing thread asks ``isDue(pts:)``, then either waits for the lane (lossless runs) or skips the frame when
+/// the lane is busy (live runs), and hands a frame with ``submit(buffer:format:pts:frameIndex:)``, which scales it into
+/// the lane's canvas before waking the lane. The stage itself never runs on a GStreamer streaming thread.
+///
+/// ## Thread Safety
+/// `condition` guards `busy`, `job` and `stopping`. The canvas is written by the processing thread only while the lane
+/// is idle and read by the lane thread only while it is busy.
+final class AnalysisLane: @unchecked Sendable {
+    let stage: any AnalysisStage
+    let schedule: any AnalysisSchedule
+    private let board: DetectionBoard
+    private let observer: (any FramePathObserver)?
+    private let clock: any MonotonicClock
+    private let condition = NSCondition()
+    private var busy = false
+    private var stopping = false
+    private var job: (pts: Duration, frameIndex: Int)?
+    private var canvas: AnalysisCanvas?
+    private var lastPTS: Duration = .zero
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(
+        stage: any AnalysisStage, schedule: any AnalysisSchedule, board: DetectionBoard,
+        observer: (any FramePathObserver)?, clock: any MonotonicClock
+    ) {
+        self.stage = stage
+        self.schedule = schedule
+        self.board = board
+        self.observer = observer
+        self.clock = clock
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "streamlens-analysis-\(stage.name)"
+        self.thread = thread
+        thread.start()
+    }
+
+    func isDue(pts: Duration) -> Bool { schedule.isDue(pts: pts) }
+
+    var isIdle: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !busy
+    }
+
+    func waitUntilIdle() {
+        condition.lock()
+        while busy { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Scales the frame into the canvas and wakes the lane. The lane must be idle.
+    func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) {
+        if canvas?.sourceFormat !== format {
+            canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
+        }
+        guard let canvas, canvas.draw(from: buffer) else { return }
+        schedule.markStarted(pts: pts)
+        condition.lock()
+        precondition(!busy, "AnalysisLane.submit while the lane is busy")
+        busy = true
+        job = (pts, frameIndex)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Lets the current job finish, calls the stage's `finish(at:)` on the lane thread, and ends the thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+        if thread != nil { finished.wait() }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while job == nil && !stopping { condition.wait() }
+            guard let current = job else {
+                condition.unlock()
+                break
+            }
+            condition.unlock()
+            analyze(pts: current.pts, frameIndex: current.frameIndex)
+            condition.lock()
+            job = nil
+            busy = false
+            condition.broadcast()
+            condition.unlock()
+        }
+        stage.finish(at: lastPTS)
+        finished.signal()
+    }
+
+    private func analyze(pts: Duration, frameIndex: Int) {
+        guard let canvas else { return }
+        lastPTS = pts
+        let frame = AnalysisFrame(
+            pts: pts, frameIndex: frameIndex, planes: canvas.planes,
+            sourceWidth: canvas.sourceFormat.width, sourceHeight: canvas.sourceFormat.height)
+        let start = clock.now()
+        do {
+            let detections = try stage.analyze(frame)
+            let latency = clock.now() - start
+            schedule.recordCompletion(latency: latency)
+            board.post(detections)
+            observer?.analysisCompleted(stage: stage.name, pts: pts, latency: latency, count: detections.count)
+        } catch {
+            schedule.recordCompletion(latency: clock.now() - start)
+            observer?.analysisFailed(stage: stage.name, pts: pts, error: error)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+internal import CGStreamer
+internal import CGStreamerShim
+import StreamLensCore
+
+/// A downscaled I420 copy of source frames for one analysis stage, made with GStreamer's own converter
+/// (`GstVideoConverter`) into a buffer allocated once and kept mapped for the canvas's lifetime.
+///
+/// ## Thread Safety
+/// ``draw(from:of:)`` runs on the processing thread while the analysis thread is idle; ``planes`` is read by the
+/// analysis thread between a `draw` and the next. The handoff (the lane's mailbox) orders the two.
+final class AnalysisCanvas: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let sourceFormat: VideoFormat
+    private var info = GstVideoInfo()
+    private let buffer: UnsafeMutablePointer<GstBuffer>
+    private var frame = GstVideoFrame()
+    private let converter: OpaquePointer
+    /// The canvas's planes, valid while the canvas lives.
+    private(set) var planes: YUVPlanes
+
+    /// A canvas of `targetWidth` (height keeps the source aspect ratio, both even) for frames of `sourceFormat`.
+    init?(sourceFormat: VideoFormat, targetWidth: Int?) {
+        let width = min(sourceFormat.width, max(16, targetWidth ?? sourceFormat.width)) & ~1
+        let height = max(2, Int((Double(sourceFormat.height) * Double(width) / Double(sourceFormat.width)).rounded())) & ~1
+        self.width = width
+        self.height = height
+        self.sourceFormat = sourceFormat
+        gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, guint(width), guint(height))
+        guard let buffer = gst_buffer_new_allocate(nil, info.size, nil) else { return nil }
+        self.buffer = buffer
+        // Bilinear scaling is the converter's default; one thread keeps it off the second core the decoder uses.
+        // The converter takes ownership of its configuration structure.
+        let config = gst_structure_from_string("GstVideoConverter, GstVideoConverter.threads=(uint)1", nil)
+        guard let converter = gst_video_converter_new(&sourceFormat.info, &info, config) else {
+            slx_buffer_unref(buffer)
+            return nil
+        }
+        self.converter = converter
+        guard gst_video_frame_map(&frame, &info, buffer, GstMapFlags(GST_MAP_READ.rawValue | GST_MAP_WRITE.rawValue)) != 0 else {
+            gst_video_converter_free(converter)
+            slx_buffer_unref(buffer)
+            return nil
+        }
+        let luma = slx_video_frame_plane_data(&frame, 0)!
+        planes = YUVPlanes(
+            layout: .i420, width: width, height: height,
+            lumaBase: luma, lumaStride: Int(slx_video_frame_plane_stride(&frame, 0)),
+            chromaBase: slx_video_frame_plane_data(&frame, 1)!, chromaStride: Int(slx_video_frame_plane_stride(&frame, 1)),
+            vBase: slx_video_frame_plane_data(&frame, 2), vStride: Int(slx_video_frame_plane_stride(&frame, 2)))
+    }
+
+    deinit {
+        gst_video_frame_unmap(&frame)
+        gst_video_converter_free(converter)
+        slx_buffer_unref(buffer)
+    }
+
+    /// Scales `buffer` (a frame of ``sourceFormat``) into the canvas. False when the frame could not be mapped.
+    func draw(from buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
+        var source = GstVideoFrame()
+        guard gst_video_frame_map(&source, &sourceFormat.info, buffer, GST_MAP_READ) != 0 else { return false }
+        gst_video_converter_frame(converter, &source, &frame)
+        gst_video_frame_unmap(&source)
+        return true
+    }
+}
