@@ -69,14 +69,17 @@ public final class PipelineRunner {
         try configuration.output.validate()
         do { try GStreamer.initialize() } catch { throw .gstreamer(error) }
 
-        let input = try makePipeline(configuration.input.pipelineDescription, label: "input")
+        let input = try makePipeline(
+            configuration.input.pipelineDescription, label: "input", userText: configuration.input.label)
         let live = try preroll(input)
         let policy = configuration.backpressure ?? .automatic(isLive: live)
         // The output's latency allowance on live runs: the frames the pool can hold, at 30 fps.
         let latencyBound = Duration.milliseconds(34 * configuration.poolCapacity)
         let output = try configuration.output
             .pipelineDescription(live: live, encoderPreset: configuration.encoderPreset, latencyBound: latencyBound)
-            .map { description throws(RunError) in try makePipeline(description, label: "output") }
+            .map { description throws(RunError) in
+                try makePipeline(description, label: "output", userText: configuration.output.label)
+            }
 
         let path: FramePath
         do {
@@ -100,8 +103,14 @@ public final class PipelineRunner {
         return controlLoop(input: input, output: output, path: path, live: live, policy: policy, hooks: hooks)
     }
 
-    private func makePipeline(_ description: String, label: String) throws(RunError) -> Pipeline {
-        do { return try Pipeline(description, label: label) } catch { throw .gstreamer(error) }
+    /// Builds a pipeline; a parse error quotes what the user wrote (`userText`), not the full generated description.
+    private func makePipeline(_ description: String, label: String, userText: String) throws(RunError) -> Pipeline {
+        do { return try Pipeline(description, label: label) } catch {
+            if case .invalidDescription(_, let message) = error {
+                throw .gstreamer(.invalidDescription(description: userText, message: message))
+            }
+            throw .gstreamer(error)
+        }
     }
 
     /// Takes the input to PAUSED and waits for its first frame (files) or for it to report live; returns `isLive`.

@@ -27,6 +27,11 @@ final class AnalysisCanvas: @unchecked Sendable {
         self.height = height
         self.sourceFormat = sourceFormat
         gst_video_info_set_format(&info, GST_VIDEO_FORMAT_I420, guint(width), guint(height))
+        // The converter only scales and converts; it insists that rate and aspect match the source.
+        info.fps_n = sourceFormat.info.fps_n
+        info.fps_d = sourceFormat.info.fps_d
+        info.par_n = sourceFormat.info.par_n
+        info.par_d = sourceFormat.info.par_d
         guard let buffer = gst_buffer_new_allocate(nil, info.size, nil) else { return nil }
         self.buffer = buffer
         // Bilinear scaling is the converter's default; one thread keeps it off the second core the decoder uses.

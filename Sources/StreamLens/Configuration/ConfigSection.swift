@@ -1,0 +1,120 @@
+import Yams
+
+/// A mapping in a pipeline file, read with checks: every key must be known, every value of the expected type and
+/// range; each problem names the file, the full key and what is allowed.
+public struct ConfigSection {
+    /// The pipeline file, for messages.
+    public let file: String
+    /// Dotted path of this section (`stages.detector`), empty at the top.
+    public let path: String
+    private let mapping: Node.Mapping
+
+    init(file: String, path: String, mapping: Node.Mapping) {
+        self.file = file
+        self.path = path
+        self.mapping = mapping
+    }
+
+    /// Parses YAML text; the top level must be a mapping.
+    public static func parse(_ text: String, file: String) throws(RunError) -> ConfigSection {
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw .invalidConfiguration(file: file, key: "(file)", problem: "not valid YAML: \(error)")
+        }
+        guard let mapping = node?.mapping else {
+            throw .invalidConfiguration(file: file, key: "(file)", problem: "expected a mapping of sections at the top level")
+        }
+        return ConfigSection(file: file, path: "", mapping: mapping)
+    }
+
+    /// The keys present.
+    public var keys: [String] { mapping.keys.compactMap(\.string) }
+
+    /// Fails on the first key not in `allowed`.
+    public func rejectUnknownKeys(_ allowed: [String]) throws(RunError) {
+        for key in keys where !allowed.contains(key) {
+            throw problem(key, "unknown key; allowed here: \(allowed.joined(separator: ", "))")
+        }
+    }
+
+    public func fullKey(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// A RunError for `key`.
+    public func problem(_ key: String, _ text: String) -> RunError {
+        .invalidConfiguration(file: file, key: fullKey(key), problem: text)
+    }
+
+    public func contains(_ key: String) -> Bool { mapping[key] != nil }
+
+    public func section(_ key: String) throws(RunError) -> ConfigSection? {
+        guard let node = mapping[key] else { return nil }
+        guard let child = node.mapping else { throw problem(key, "expected a mapping of keys") }
+        return ConfigSection(file: file, path: fullKey(key), mapping: child)
+    }
+
+    public func string(_ key: String) throws(RunError) -> String? {
+        guard let node = mapping[key] else { return nil }
+        guard let scalar = node.scalar else { throw problem(key, "expected a text value") }
+        return scalar.string
+    }
+
+    public func bool(_ key: String) throws(RunError) -> Bool? {
+        guard let node = mapping[key] else { return nil }
+        guard let value = node.bool else { throw problem(key, "expected true or false, got '\(node.string ?? "?")'") }
+        return value
+    }
+
+    public func int(_ key: String, in range: ClosedRange<Int>) throws(RunError) -> Int? {
+        guard let node = mapping[key] else { return nil }
+        guard let value = node.int else { throw problem(key, "expected a whole number, got '\(node.string ?? "?")'") }
+        guard range.contains(value) else {
+            throw problem(key, "\(value) is out of range; allowed \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    public func double(_ key: String, in range: ClosedRange<Double>) throws(RunError) -> Double? {
+        guard let node = mapping[key] else { return nil }
+        guard let value = node.float ?? node.int.map(Double.init) else {
+            throw problem(key, "expected a number, got '\(node.string ?? "?")'")
+        }
+        guard range.contains(value) else {
+            throw problem(key, "\(value) is out of range; allowed \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A text value that must be one of `allowed`.
+    public func choice(_ key: String, _ allowed: [String]) throws(RunError) -> String? {
+        guard let value = try string(key) else { return nil }
+        guard allowed.contains(value) else {
+            throw problem(key, "'\(value)' is not allowed; use one of: \(allowed.joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// A list of text values (a single value counts as a list of one).
+    public func strings(_ key: String) throws(RunError) -> [String]? {
+        guard let node = mapping[key] else { return nil }
+        if let scalar = node.scalar { return [scalar.string] }
+        guard let sequence = node.sequence else { throw problem(key, "expected a list of text values") }
+        var values: [String] = []
+        for item in sequence {
+            guard let scalar = item.scalar else { throw problem(key, "expected a list of text values") }
+            values.append(scalar.string)
+        }
+        return values
+    }
+
+    /// A list of mappings.
+    public func sections(_ key: String) throws(RunError) -> [ConfigSection]? {
+        guard let node = mapping[key] else { return nil }
+        guard let sequence = node.sequence else { throw problem(key, "expected a list of mappings") }
+        var result: [ConfigSection] = []
+        for (index, item) in sequence.enumerated() {
+            guard let child = item.mapping else { throw problem("\(key)[\(index)]", "expected a mapping") }
+            result.append(ConfigSection(file: file, path: "\(fullKey(key))[\(index)]", mapping: child))
+        }
+        return result
+    }
+}

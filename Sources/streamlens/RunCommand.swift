@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import StreamLens
+
+/// `streamlens run [FILE.yaml] [--input …] [--output …]`: flags override the pipeline file.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a pipeline. Without a file or --input, runs the built-in demo.",
+        discussion: """
+            INPUT is a file (mp4, mkv, webm, mov, avi, jpg…), a URI (file://, rtsp://, http://), a camera \
+            (/dev/videoN) or a GStreamer source description ending in raw video. OUTPUT is a file (.mp4/.mov/.mkv \
+            H.264, .webm VP9), 'null', or a GStreamer sink description.
+            Exit status: 0 done, 1 failed, 2 bad arguments or pipeline file, 130 interrupted (output finalized).
+            """
+    )
+
+    @Argument(help: "A pipeline file (YAML), e.g. pipelines/dashcam-file.yaml.")
+    var pipelineFile: String?
+
+    @Option(name: .shortAndLong, help: "File, URI, /dev/videoN or GStreamer source description.")
+    var input: String?
+
+    @Option(name: .shortAndLong, help: "File (.mp4 .mov .mkv .webm), 'null', or GStreamer sink description.")
+    var output: String?
+
+    @Option(help: "Frame pool slots between decoder and output.")
+    var poolSize: Int?
+
+    @Option(help: "block (lossless), drop (live), or auto (files block, live sources drop).")
+    var backpressure: String?
+
+    @Option(help: "Seconds of stream time between analysed frames (0 = every frame).")
+    var analysisInterval: Double?
+
+    @Option(help: "x264 speed preset for file outputs.")
+    var encoderPreset: String?
+
+    @Flag(help: "Burn frame index and time into every frame.")
+    var stamp = false
+
+    @Option(help: "Write the run report as JSON.")
+    var report: String?
+
+    @Option(help: "Write the per-frame timeline as CSV.")
+    var timeline: String?
+
+    @Option(help: "Write an HTML report with plots.")
+    var html: String?
+
+    @Option(help: "Write detection and speed-limit events as JSON lines.")
+    var events: String?
+
+    @Option(help: "Write speed-limit events as WebVTT subtitles.")
+    var subtitles: String?
+
+    @Flag(help: "No progress line.")
+    var quiet = false
+
+    mutating func run() throws {
+        let configuration: RunConfiguration
+        do {
+            configuration = try makeConfiguration()
+        } catch {
+            printError(error)
+            throw ExitCode(2)
+        }
+        let session = RunSession(configuration: configuration)
+        throw ExitCode(session.execute())
+    }
+
+    /// The pipeline file (or the built-in demo), then flags on top.
+    private func makeConfiguration() throws(RunError) -> RunConfiguration {
+        var configuration: RunConfiguration
+        if let pipelineFile {
+            configuration = try PipelineFile.load(pipelineFile, inputOverride: input)
+        } else if let input {
+            configuration = RunConfiguration(input: InputSource(parsing: input))
+        } else {
+            configuration = try DemoPipeline.configuration()
+        }
+        if let output { configuration.output = try OutputTarget(parsing: output) }
+        if let poolSize {
+            guard (1...64).contains(poolSize) else {
+                throw .invalidConfiguration(file: nil, key: "--pool-size", problem: "\(poolSize) is out of range; allowed 1…64")
+            }
+            configuration.poolCapacity = poolSize
+        }
+        if let backpressure {
+            guard ["auto", "block", "drop"].contains(backpressure) else {
+                throw .invalidConfiguration(file: nil, key: "--backpressure", problem: "'\(backpressure)' is not allowed; use auto, block or drop")
+            }
+            configuration.backpressure = BackpressurePolicy(rawValue: backpressure)
+        }
+        if let analysisInterval {
+            guard analysisInterval >= 0 else {
+                throw .invalidConfiguration(file: nil, key: "--analysis-interval", problem: "must be 0 or more seconds")
+            }
+            configuration.analysisInterval = .milliseconds(Int64((analysisInterval * 1000).rounded()))
+        }
+        if let encoderPreset {
+            guard PipelineFile.x264Presets.contains(encoderPreset) else {
+                throw .invalidConfiguration(file: nil, key: "--encoder-preset", problem: "use one of \(PipelineFile.x264Presets.joined(separator: ", "))")
+            }
+            configuration.encoderPreset = encoderPreset
+        }
+        if stamp { configuration.frameStamp = true }
+        configuration.reportPath = report ?? configuration.reportPath
+        configuration.timelinePath = timeline ?? configuration.timelinePath
+        configuration.htmlPath = html ?? configuration.htmlPath
+        configuration.eventsPath = events ?? configuration.eventsPath
+        configuration.subtitlesPath = subtitles ?? configuration.subtitlesPath
+        if quiet { configuration.showProgress = false }
+        return configuration
+    }
+}
+
+/// Prints `error: …` on standard error.
+func printError(_ error: any Error) {
+    FileHandle.standardError.write(Data("streamlens: error: \(error)\n".utf8))
+}

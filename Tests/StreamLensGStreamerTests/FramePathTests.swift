@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+import Testing
+import StreamLensCore
+@testable import StreamLensGStreamer
+
+/// Runs `input ! appsink` → FramePath → `appsrc ! output` to the end and returns when the output saw end-of-stream.
+private func runFramePath(
+    input: String, output: String? = "fakesink sync=false", policy: BackpressurePolicy, capacity: Int = 3,
+    compositors: [any CompositingStage] = [], analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
+    observer: RecordingObserver
+) throws -> FramePath {
+    let inputPipeline = try Pipeline(
+        "\(input) ! appsink name=sink sync=false enable-last-sample=false", label: "input")
+    let outputPipeline = try output.map {
+        try Pipeline("appsrc name=src format=time block=true max-buffers=2 ! \($0)", label: "output")
+    }
+    let path = try FramePath(
+        configuration: .init(
+            pool: PoolConfiguration(capacity: capacity, policy: policy), compositors: compositors,
+            analysis: analysis, observer: observer),
+        input: inputPipeline, sinkName: "sink", output: outputPipeline, sourceName: "src")
+    path.start()
+    try outputPipeline?.setState(.playing)
+    try inputPipeline.setState(.playing)
+    #expect(path.waitUntilDrained(timeout: .seconds(60)), "frame path did not drain")
+    if let outputPipeline {
+        var sawEndOfStream = false
+        while let message = outputPipeline.nextMessage(timeout: .seconds(10)) {
+            if case .endOfStream = message { sawEndOfStream = true; break }
+            if case .error(let error) = message { Issue.record("output error: \(error)"); break }
+        }
+        #expect(sawEndOfStream, "output never reached end-of-stream")
+    }
+    try inputPipeline.setState(.null)
+    try outputPipeline?.setState(.null)
+    return path
+}
+
+/// A compositing stage that takes a fixed time per frame and writes a known luma value in the top-left pixel.
+private final class SlowMarkerStage: CompositingStage {
+    let name = "slow-marker"
+    let delay: Duration
+    init(delay: Duration) { self.delay = delay }
+    func composite(onto frame: YUVPlanes, context: CompositeContext) {
+        frame.y[0, 0] = 200
+        if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
+    }
+}
+
+/// An analysis stage that counts calls and reports one box.
+private final class CountingAnalysisStage: AnalysisStage {
+    let name = "counter"
+    let delay: Duration
+    let calls = Atomic<Int>(0)
+    let sizes = Mutex<[Int]>([])
+    let preferredAnalysisWidth: Int? = 160
+    init(delay: Duration) { self.delay = delay }
+    func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        calls.add(1, ordering: .relaxed)
+        sizes.withLock { $0.append(frame.planes.width) }
+        if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
+        return Detections(pts: frame.pts, source: name, items: [
+            Detection(box: BoundingBox(x: 1, y: 2, width: 3, height: 4), className: "thing", confidence: 1),
+        ])
+    }
+}
+
+@Suite(.serialized) struct FramePathTests {
+    @Test func blockPolicyDeliversEveryFrameInOrderWithContinuousTimestamps() throws {
+        let observer = RecordingObserver()
+        let path = try runFramePath(
+            input: "videotestsrc num-buffers=90 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1",
+            policy: .block, compositors: [SlowMarkerStage(delay: .milliseconds(1))], observer: observer)
+        #expect(observer.decoded == 90)
+        #expect(observer.output == 90)
+        #expect(observer.dropped == 0)
+        #expect(path.outputCount == 90)
+        let outputs = observer.state.withLock { $0.outputs }
+        #expect(outputs.map(\.index) == Array(0..<90))
+        // PTS advance by exactly one frame duration (1/30 s, rounded by GStreamer to whole nanoseconds).
+        for (previous, next) in zip(outputs, outputs.dropFirst()) {
+            let step = (next.pts! - previous.pts!).nanoseconds
+            #expect(abs(step - 33_333_333) <= 1, "PTS step \(step) ns between frames \(previous.index) and \(next.index)")
+        }
+    }
+
+    @Test func dropPolicyCountsEveryDropWhenCompositingIsTooSlow() throws {
+        let observer = RecordingObserver()
+        // A live 100 fps source against a stage that needs 30 ms a frame: about two thirds must be dropped.
+        _ = try runFramePath(
+            input: "videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=320,height=240,framerate=100/1",
+            policy: .drop, compositors: [SlowMarkerStage(delay: .milliseconds(30))], observer: observer)
+        let drops = observer.state.withLock { $0.drops }
+        #expect(observer.decoded == 60)
+        #expect(observer.decoded == observer.output + observer.dropped)
+        #expect(drops.count >= 20, "expected many drops, got \(drops.count)")
+        #expect(drops.allSatisfy { $0.cause == .poolFull })
+        // Nothing is lost silently: every index appears exactly once, as an output or as a drop.
+        let seen = observer.state.withLock { state in state.outputs.map(\.index) + state.drops.map(\.index) }
+        #expect(seen.sorted() == Array(0..<60))
+    }
+
+    @Test func nv12FramesAreCompositedInTheirNativeLayout() throws {
+        final class LayoutProbe: CompositingStage {
+            let name = "probe"
+            let layouts = Mutex<Set<PixelLayout>>([])
+            func composite(onto frame: YUVPlanes, context: CompositeContext) {
+                layouts.withLock { _ = $0.insert(frame.layout) }
+                #expect(frame.u.pixelStride == 2 && frame.v.base == frame.u.base + 1)
+            }
+        }
+        let probe = LayoutProbe()
+        let observer = RecordingObserver()
+        _ = try runFramePath(
+            input: "videotestsrc num-buffers=10 ! video/x-raw,format=NV12,width=320,height=240",
+            policy: .block, compositors: [probe], observer: observer)
+        #expect(probe.layouts.withLock { $0 } == [.nv12])
+        #expect(observer.output == 10)
+    }
+
+    @Test func analysisRunsOffTheStreamingThreadOnADownscaledCopy() throws {
+        let stage = CountingAnalysisStage(delay: .zero)
+        let observer = RecordingObserver()
+        let path = try runFramePath(
+            input: "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=640,height=480,framerate=30/1",
+            policy: .block, analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], observer: observer)
+        // 30 frames at 30 fps = 1 s; one analysis per 100 ms of stream time.
+        #expect(stage.calls.load(ordering: .relaxed) == 10)
+        #expect(stage.sizes.withLock { $0 }.allSatisfy { $0 == 160 })
+        #expect(path.board.snapshot()["counter"]?.items.first?.className == "thing")
+        #expect(observer.state.withLock { $0.skipped }.isEmpty)
+    }
+
+    @Test func liveAnalysisThatCannotKeepUpSkipsFramesButNeverDropsVideo() throws {
+        let stage = CountingAnalysisStage(delay: .milliseconds(100))
+        let observer = RecordingObserver()
+        _ = try runFramePath(
+            input: "videotestsrc is-live=true num-buffers=45 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1",
+            policy: .drop, analysis: [(stage, FixedIntervalSchedule(interval: .zero))], observer: observer)
+        let skipped = observer.state.withLock { $0.skipped["counter"] ?? 0 }
+        #expect(observer.dropped == 0)
+        #expect(observer.output == 45)
+        #expect(skipped > 20, "expected skipped analyses, got \(skipped)")
+        #expect(stage.calls.load(ordering: .relaxed) + skipped == 45)
+    }
+
+    @Test func invalidDescriptionsAreReportedWithTheParserMessage() {
+        #expect(throws: GStreamerError.self) { try Pipeline("videotestsrc ! nosuchelement", label: "input") }
+        do {
+            _ = try Pipeline("videotestsrc nosuchproperty=1", label: "input")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("nosuchproperty"))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what StreamLens needs on Debian 12 (as root) and nothing that is already there: quick when all is present.
+# Usage: scripts/setup.sh            (system packages only)
+#        scripts/setup.sh --media    (also fetch and check the real test media: scripts/fetch-media.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# GStreamer (core, app/video libraries, decoders and encoders), Tesseract with English data, OpenCV (dnn, objdetect,
+# cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool.
+APT_PACKAGES=(
+  pkg-config
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
+  gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+  gstreamer1.0-libav
+  libtesseract-dev tesseract-ocr-eng
+  libopencv-dev opencv-data
+  libcairo2-dev libpango1.0-dev
+  ffmpeg
+)
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: error: installing packages needs root; run as root or install: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+  else
+    echo "setup: error: Swift 6 toolchain not found; install Swift 6.x and put it on PATH" >&2
+    exit 1
+  fi
+fi
+
+if [ "${1:-}" = "--media" ]; then
+  bash scripts/fetch-media.sh
+fi
+echo "setup: ready"
