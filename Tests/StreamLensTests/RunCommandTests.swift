@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import StreamLens
+
+@Suite(.serialized) struct RunCommandTests {
+    @Test func fileOutputHasEveryInputFrameOnceAndInOrder() throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("out.mp4")
+        let result = try runTool([
+            "run", "--input", "videotestsrc num-buffers=75 ! video/x-raw,width=320,height=240,framerate=25/1",
+            "--output", output.path, "--stamp", "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let decoded = try decode(output)
+        #expect(decoded.frames.count == 75)
+        #expect(decoded.frames.map(\.stampIndex) == Array(0..<75).map { Optional($0) })
+        #expect((decoded.width, decoded.height) == (320, 240))
+        // Timestamps pass through: the last frame starts at 74/25 s.
+        #expect(decoded.frames.last?.pts == .milliseconds(2960))
+    }
+
+    @Test(arguments: ["mkv", "webm", "mov"])
+    func otherContainersKeepEveryFrame(extension ext: String) throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("out.\(ext)")
+        let result = try runTool([
+            "run", "--input", "videotestsrc num-buffers=20 ! video/x-raw,width=320,height=240,framerate=25/1",
+            "--output", output.path, "--stamp", "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try decode(output).frames.map(\.stampIndex) == Array(0..<20).map { Optional($0) })
+    }
+
+    @Test func stillImageIsAOneFrameInput() throws {
+        let folder = try makeTemporaryFolder()
+        let image = folder.appendingPathComponent("still.jpg")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        make.arguments = ["-q", "videotestsrc", "num-buffers=1", "!", "video/x-raw,width=320,height=240", "!", "jpegenc", "!",
+                          "filesink", "location=\(image.path)"]
+        try make.run()
+        make.waitUntilExit()
+        let output = folder.appendingPathComponent("still.mkv")
+        let result = try runTool(["run", "--input", image.path, "--output", output.path, "--stamp", "--quiet"])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try decode(output).frames.count == 1)
+    }
+
+    @Test func interruptFinalizesAPlayableFileAndExitsWith130() throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("live.mp4")
+        let result = try runTool(
+            [
+                "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
+                "--output", output.path, "--stamp", "--quiet",
+            ], interruptAfter: .seconds(2))
+        #expect(result.status == 130, "stderr: \(result.standardError)")
+        let decoded = try decode(output)
+        #expect(decoded.frames.count > 20)
+        // Frames are in order with nothing repeated.
+        let indices = decoded.frames.compactMap(\.stampIndex)
+        #expect(indices.count == decoded.frames.count)
+        #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}
+
+@Suite struct RunErrorTests {
+    /// Each bad input gives one line naming the problem, and exit status 1 (2 for bad arguments).
+    @Test(arguments: [
+        (["run", "--input", "/no/such/clip.mp4"], Int32(1), "input '/no/such/clip.mp4' does not exist"),
+        (["run", "--input", "videotestsrc ! nosuchelement"], 1, "no element \"nosuchelement\""),
+        (["run", "--input", "videotestsrc nosuchproperty=3 num-buffers=1"], 1, "nosuchproperty"),
+        (["run", "--input", "videotestsrc num-buffers=1", "--output", "/no/such/folder/out.mp4"], 1,
+         "cannot write output '/no/such/folder/out.mp4': folder '/no/such/folder' does not exist"),
+        (["run", "--input", "videotestsrc num-buffers=1", "--output", "out.xyz"], 2, "unknown extension"),
+        (["run", "--input", "videotestsrc num-buffers=1", "--backpressure", "maybe"], 2, "'maybe' is not allowed"),
+        (["run", "--input", "videotestsrc num-buffers=1", "--pool-size", "0"], 2, "out of range"),
+    ])
+    func badInputGivesOneClearLine(arguments: [String], status: Int32, message: String) throws {
+        let result = try runTool(arguments, in: try makeTemporaryFolder())
+        #expect(result.status == status)
+        let lines = result.standardError.split(separator: "\n").filter { $0.contains("error") }
+        #expect(lines.count == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
+    }
+
+    @Test func aFileThatIsNotVideoIsNamed() throws {
+        let folder = try makeTemporaryFolder()
+        let text = folder.appendingPathComponent("notes.mp4")
+        try Data("these are not frames\n".utf8).write(to: text)
+        let result = try runTool(["run", "--input", text.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("is not a video GStreamer can decode"), "stderr: \(result.standardError)")
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root can read every file")) func anUnreadableFileIsNamed() throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("locked.mp4")
+        try Data([0]).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
+        let result = try runTool(["run", "--input", file.path])
+        #expect(result.standardError.contains("cannot be read"))
+    }
+
+    @Test func aMissingDecoderPluginIsReported() throws {
+        let folder = try makeTemporaryFolder()
+        let clip = folder.appendingPathComponent("clip.mp4")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        make.arguments = ["-q", "videotestsrc", "num-buffers=5", "!", "x264enc", "!", "mp4mux", "!", "filesink", "location=\(clip.path)"]
+        try make.run()
+        make.waitUntilExit()
+        // Hiding every H.264 decoder from autoplugging is what a machine without gstreamer1.0-libav looks like.
+        let result = try runTool(
+            ["run", "--input", clip.path],
+            environment: ["GST_PLUGIN_FEATURE_RANK": "avdec_h264:NONE,openh264dec:NONE,v4l2h264dec:NONE,vaapih264dec:NONE,nvh264dec:NONE,vah264dec:NONE"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("missing GStreamer plugin"), "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("H.264"), "stderr: \(result.standardError)")
+    }
+}
