@@ -54,7 +54,11 @@ public enum PipelineFile {
         }
         if let sink = try root.section("sink") {
             try sink.rejectUnknownKeys(["output", "encoder_preset"])
-            if let output = try sink.string("output") { configuration.output = try OutputTarget(parsing: output) }
+            if let output = try sink.string("output") {
+                do { configuration.output = try OutputTarget(parsing: output) } catch {
+                    throw sink.problem("output", error.description)
+                }
+            }
             configuration.encoderPreset = try sink.choice("encoder_preset", x264Presets) ?? configuration.encoderPreset
         }
         if let report = try root.section("report") {

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import StreamLens
+
+@Suite struct PipelineFileTests {
+    @Test func shippedPipelinesParse() throws {
+        for name in ["dashcam-file", "camera-live", "stream-rtp", "passthrough-bench"] {
+            let path = repositoryRoot.appendingPathComponent("pipelines/\(name).yaml").path
+            let configuration = try PipelineFile.load(path)
+            #expect(configuration.poolCapacity == 3, "\(name)")
+        }
+        let live = try PipelineFile.load(repositoryRoot.appendingPathComponent("pipelines/camera-live.yaml").path)
+        #expect(live.input == .camera(device: "/dev/video0"))
+        #expect(live.backpressure == .drop)
+        let rtp = try PipelineFile.load(repositoryRoot.appendingPathComponent("pipelines/stream-rtp.yaml").path)
+        guard case .description(let sink) = rtp.output else {
+            Issue.record("expected a sink description")
+            return
+        }
+        #expect(sink.hasSuffix("udpsink host=127.0.0.1 port=5000"))
+    }
+
+    @Test func valuesAreRead() throws {
+        let configuration = try PipelineFile.parse(
+            """
+            source: { input: clip.mkv }
+            pool: { size: 5, backpressure: drop }
+            analysis: { interval: 0.5 }
+            stages: { frame_stamp: true }
+            sink: { output: out.webm, encoder_preset: veryfast }
+            report: { json: r.json, events: e.jsonl, progress: false }
+            """, file: "test.yaml")
+        #expect(configuration.input == .file(path: "clip.mkv"))
+        #expect(configuration.poolCapacity == 5)
+        #expect(configuration.backpressure == .drop)
+        #expect(configuration.analysisInterval == .milliseconds(500))
+        #expect(configuration.frameStamp)
+        #expect(configuration.output == .file(path: "out.webm", container: .webm))
+        #expect(configuration.encoderPreset == "veryfast")
+        #expect(configuration.reportPath == "r.json")
+        #expect(configuration.eventsPath == "e.jsonl")
+        #expect(!configuration.showProgress)
+    }
+
+    @Test func inputFlagOverridesTheFile() throws {
+        let configuration = try PipelineFile.parse("source: { input: a.mp4 }", file: "f.yaml", inputOverride: "b.mp4")
+        #expect(configuration.input == .file(path: "b.mp4"))
+    }
+
+    /// Each mistake names the file, the full key and what is allowed.
+    @Test(arguments: [
+        ("source: { input: a.mp4 }\npool: { sise: 3 }", "f.yaml: 'pool.sise': unknown key; allowed here: size, backpressure"),
+        ("source: { input: a.mp4 }\npool: { size: many }", "f.yaml: 'pool.size': expected a whole number, got 'many'"),
+        ("source: { input: a.mp4 }\npool: { size: 0 }", "f.yaml: 'pool.size': 0 is out of range; allowed 1…64"),
+        ("source: { input: a.mp4 }\npool: { backpressure: sometimes }",
+         "f.yaml: 'pool.backpressure': 'sometimes' is not allowed; use one of: auto, block, drop"),
+        ("source: { input: a.mp4 }\nstages: { frame_stamp: perhaps }", "f.yaml: 'stages.frame_stamp': expected true or false, got 'perhaps'"),
+        ("sorce: { input: a.mp4 }", "f.yaml: 'sorce': unknown key; allowed here: source, pool, analysis, stages, sink, report"),
+        ("pool: { size: 3 }", "f.yaml: 'source.input': no input; set it here or pass --input"),
+        ("source: { input: a.mp4 }\nsink: { output: out.avi }", "output 'out.avi' has an unknown extension"),
+        ("source: [", "f.yaml: '(file)': not valid YAML"),
+    ])
+    func mistakesAreReportedWithFileAndKey(text: String, message: String) {
+        do {
+            _ = try PipelineFile.parse(text, file: "f.yaml")
+            Issue.record("expected an error for \(text)")
+        } catch {
+            #expect(error.description.hasPrefix(message) || error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    @Test func aBadPipelineFileExitsWithStatus2AndOneLine() throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("bad.yaml")
+        try "source: { input: a.mp4 }\npool: { size: -1 }\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try runTool(["run", file.path])
+        #expect(result.status == 2)
+        #expect(result.standardError == "streamlens: error: \(file.path): 'pool.size': -1 is out of range; allowed 1…64\n")
+    }
+
+    @Test func inputKinds() {
+        #expect(InputSource(parsing: "clip.mp4") == .file(path: "clip.mp4"))
+        #expect(InputSource(parsing: "rtsp://cam/stream") == .uri("rtsp://cam/stream"))
+        #expect(InputSource(parsing: "/dev/video2") == .camera(device: "/dev/video2"))
+        #expect(InputSource(parsing: "videotestsrc ! video/x-raw") == .description("videotestsrc ! video/x-raw"))
+        #expect(InputSource(parsing: "videotestsrc num-buffers=3") == .description("videotestsrc num-buffers=3"))
+    }
+}
