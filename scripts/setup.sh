@@ -15,7 +15,7 @@ APT_PACKAGES=(
   libtesseract-dev tesseract-ocr-eng
   libopencv-dev opencv-data
   libcairo2-dev libpango1.0-dev
-  ffmpeg
+  ffmpeg time
 )
 
 missing=()

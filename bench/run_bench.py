@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmarks: StreamLens against its peers (gst-launch-1.0, FFmpeg) on the same clip, interleaved in
+one run, reporting medians and ratios (absolute times on shared 2-core machines are noise; ratios are signal).
+
+Usage: bench/run_bench.py [--runs N] [--only NAME[,NAME]] [--markdown]
+Needs: a release build (swift build -c release) and the media (scripts/fetch-media.sh).
+"""
+import argparse, os, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MEDIA = os.environ.get("STREAMLENS_MEDIA", os.path.join(ROOT, ".media-cache", "media"))
+STREAMLENS = os.path.join(ROOT, ".build", "release", "streamlens")
+CLIP = os.path.join(MEDIA, "bikes-1080p.mp4")
+
+
+def measure(command, env=None):
+    """Wall seconds and peak RSS (MiB) of one command, from GNU time."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as timing:
+        start = time.monotonic()
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", timing.name] + command,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        wall = time.monotonic() - start
+        if result.returncode != 0:
+            sys.exit(f"bench: command failed ({result.returncode}): {' '.join(command)}\n{result.stderr.decode()[-2000:]}")
+        rss_kib = int(timing.read().strip().splitlines()[-1])
+    return wall, rss_kib / 1024
+
+
+def gst(pipeline):
+    return ["gst-launch-1.0", "-q"] + pipeline.split()
+
+
+def jobs(tmp):
+    decode = f"filesrc location={CLIP} ! qtdemux ! h264parse ! avdec_h264"
+    x264 = "x264enc speed-preset=ultrafast ! mp4mux ! filesink location="
+    return {
+        "passthrough": [
+            ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--output", "null", "--quiet"]),
+            ("gst-launch", gst(f"{decode} ! fakesink sync=false")),
+        ],
+        "x264": [
+            ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--output", f"{x264}{tmp}/sl.mp4", "--quiet"]),
+            ("gst-launch", gst(f"{decode} ! {x264}{tmp}/gst.mp4")),
+        ],
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", default="")
+    arguments = parser.parse_args()
+    for path in (STREAMLENS, CLIP):
+        if not os.path.exists(path):
+            sys.exit(f"bench: missing {path}; run `swift build -c release` and scripts/fetch-media.sh")
+    with tempfile.TemporaryDirectory() as tmp:
+        selected = {name: job for name, job in jobs(tmp).items()
+                    if not arguments.only or name in arguments.only.split(",")}
+        results = {name: {runner: [] for runner, _ in job} for name, job in selected.items()}
+        for _ in range(arguments.runs):  # interleaved: each round runs every command once
+            for name, job in selected.items():
+                for runner, command in job:
+                    results[name][runner].append(measure(command))
+        print(f"clip: {os.path.basename(CLIP)}, {arguments.runs} interleaved runs, medians")
+        print("| job | streamlens wall s | peer | peer wall s | ratio (streamlens/peer) | streamlens peak RSS MiB | peer peak RSS MiB |")
+        print("|---|---|---|---|---|---|---|")
+        for name, by_runner in results.items():
+            mine = by_runner["streamlens"]
+            for runner, theirs in by_runner.items():
+                if runner == "streamlens":
+                    continue
+                wall_mine = statistics.median(w for w, _ in mine)
+                wall_theirs = statistics.median(w for w, _ in theirs)
+                print(f"| {name} | {wall_mine:.2f} | {runner} | {wall_theirs:.2f} | {wall_mine / wall_theirs:.3f} | "
+                      f"{max(r for _, r in mine):.0f} | {max(r for _, r in theirs):.0f} |")
+
+
+if __name__ == "__main__":
+    main()
