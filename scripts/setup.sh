@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool.
 APT_PACKAGES=(
   pkg-config
-  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base-apps
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
   gstreamer1.0-libav
   libtesseract-dev tesseract-ocr-eng
@@ -17,6 +17,9 @@ APT_PACKAGES=(
   libcairo2-dev libpango1.0-dev
   ffmpeg time
 )
+
+# pip fetches PyPI media and test tools; the system's python3 may already have it (pyenv).
+if ! python3 -m pip --version >/dev/null 2>&1; then APT_PACKAGES+=(python3-pip); fi
 
 missing=()
 for package in "${APT_PACKAGES[@]}"; do
