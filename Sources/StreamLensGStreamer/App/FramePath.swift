@@ -156,15 +156,22 @@ public final class FramePath: @unchecked Sendable {
 extension FramePath: AppSinkDelegate {
     func appSinkHasSample(_ sink: UnsafeMutablePointer<GstAppSink>) -> GstFlowReturn {
         guard let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_EOS }
-        defer { slx_sample_unref(sample) }
-        guard let buffer = gst_sample_get_buffer(sample), let caps = gst_sample_get_caps(sample) else {
+        guard let sampleBuffer = gst_sample_get_buffer(sample), let caps = gst_sample_get_caps(sample) else {
+            slx_sample_unref(sample)
             return GST_FLOW_OK
         }
         if currentFormat.map({ !$0.matches(caps) }) ?? true {
-            guard let format = VideoFormat(caps: caps) else { return GST_FLOW_NOT_NEGOTIATED }
+            guard let format = VideoFormat(caps: caps) else {
+                slx_sample_unref(sample)
+                return GST_FLOW_NOT_NEGOTIATED
+            }
             currentFormat = format
             negotiated.withLock { $0 = format }
         }
+        // Keep the buffer and let the sample go now: when no one else (a decoder's reference list) holds the buffer,
+        // ours is then the only reference and compositing can write to it without a copy.
+        let buffer = slx_buffer_ref(sampleBuffer)!
+        slx_sample_unref(sample)
         let clock = configuration.clock
         let arrival = clock.now()
         let frameIndex = decodedFrames
@@ -175,14 +182,16 @@ extension FramePath: AppSinkDelegate {
         switch pool.admit() {
         case .admitted(let slot, let waited):
             slots[slot] = Slot(
-                buffer: slx_buffer_ref(buffer), format: currentFormat, frameIndex: frameIndex, pts: pts,
+                buffer: buffer, format: currentFormat, frameIndex: frameIndex, pts: pts,
                 arrival: arrival, poolWait: waited)
             handoff.push(slot)
             return GST_FLOW_OK
         case .dropped:
+            slx_buffer_unref(buffer)
             observer?.frameDropped(index: frameIndex, pts: pts, cause: .poolFull, at: clock.now())
             return GST_FLOW_OK
         case .closed:
+            slx_buffer_unref(buffer)
             observer?.frameDropped(index: frameIndex, pts: pts, cause: .interrupted, at: clock.now())
             return GST_FLOW_EOS
         }
