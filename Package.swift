@@ -52,7 +52,8 @@ let package = Package(
         .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
         .target(
             name: "StreamLensStats",
-            dependencies: ["StreamLensCore", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["StreamLensCore", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            exclude: ["REPORT_SCHEMA.md"]
         ),
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
         .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),

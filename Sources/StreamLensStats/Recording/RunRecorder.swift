@@ -1,0 +1,393 @@
+import StreamLensCore
+import Synchronization
+
+/// Records everything the frame path reports and turns it into a ``RunReport``: frame counts and drops by cause,
+/// source gaps, jitter, latency and per-stage percentiles, stalls versus backpressure, throughput.
+///
+/// Memory is bounded: counters, fixed-size histograms, a downsampled timeline, and one entry per analysis stage —
+/// nothing grows with the number of frames.
+///
+/// ## What the runner calls, and when
+/// 1. ``runStarted(at:)`` when the pipeline starts playing, and ``setNominalFrameDuration(_:)`` once the frame rate
+///    is known (it enables gap detection).
+/// 2. Pass the recorder as the frame path's ``FramePathObserver``.
+/// 3. ``poll(at:poolFull:)`` from the run loop about every 100 ms (stall detection, live frame rate), and
+///    ``snapshot(at:)`` for the progress line or metrics.
+/// 4. ``producerBlocked(from:to:)`` whenever the producer waited for a pool slot (optional: without it the
+///    recorder uses ``FrameTiming/poolWait``).
+/// 5. ``sinkReportedDrops(total:)`` with the sink's QoS totals.
+/// 6. ``finish(at:)`` at the end (also after an interruption or error), then ``makeReport(context:)``.
+///
+/// ## Thread Safety
+/// Every method may be called from any thread. Counters are atomics; histograms and episode state sit behind
+/// three mutexes (source side, output side, analysis) held only for a few arithmetic steps, never across I/O other
+/// than the optional timeline writer's buffered append.
+public final class RunRecorder: FramePathObserver {
+    public let configuration: RecorderConfiguration
+    private let timeline: TimelineWriter?
+
+    private let decoded = Atomic<Int>(0)
+    private let output = Atomic<Int>(0)
+    private let droppedPoolFull = Atomic<Int>(0)
+    private let droppedLateAtSink = Atomic<Int>(0)
+    private let droppedStreamError = Atomic<Int>(0)
+    private let droppedInterrupted = Atomic<Int>(0)
+    /// The largest total the sink has reported (its counter only grows; reports may come out of order).
+    private let sinkDropTotal = Atomic<UInt64>(0)
+
+    private let source: Mutex<SourceState>
+    private let outputSide = Mutex(OutputState())
+    private let analysis = Mutex<[String: AnalysisStageState]>([:])
+
+    /// Creates a recorder; `timeline`, when given, receives one CSV row per frame as it happens.
+    public init(configuration: RecorderConfiguration = RecorderConfiguration(), timeline: TimelineWriter? = nil) {
+        self.configuration = configuration
+        self.timeline = timeline
+        source = Mutex(SourceState(configuration: configuration))
+    }
+
+    // MARK: - Run loop
+
+    /// Marks the start of the run (the origin of every relative time). Without it the first event is the start.
+    public func runStarted(at time: Duration) {
+        source.withLock { state in state.note(time) }
+    }
+
+    /// The source's nominal frame duration (1 / frame rate): PTS steps above 1.5× this are gaps. Nil turns PTS gap
+    /// detection off (discontinuity flags still count).
+    public func setNominalFrameDuration(_ duration: Duration?) {
+        source.withLock { $0.gaps.nominalFrameDuration = duration }
+    }
+
+    /// The producer waited for a pool slot from `start` to `end` (backpressure). Once the runner reports these,
+    /// ``FrameTiming/poolWait`` no longer feeds the blocked episodes (it would count the same wait twice).
+    public func producerBlocked(from start: Duration, to end: Duration) {
+        source.withLock { state in
+            state.usesReportedBlocking = true
+            state.recordBlocked(from: start, to: end)
+        }
+    }
+
+    /// Called by the run loop about every 100 ms with the clock's time. `poolFull` says whether every pool slot is
+    /// busy; nil lets the recorder estimate it from frames in flight and ``RecorderConfiguration/poolCapacity``.
+    public func poll(at time: Duration, poolFull: Bool? = nil) {
+        let full = poolFull ?? estimatedPoolFull()
+        let outputCount = output.load(ordering: .relaxed)
+        source.withLock { state in
+            state.note(time)
+            state.episodes.poll(at: time, poolFull: full)
+            state.rateSamples.append(time: time, count: outputCount)
+        }
+    }
+
+    /// Ends the run at `time`: an open stall ends here, and the report's duration stops here.
+    public func finish(at time: Duration) {
+        source.withLock { state in
+            state.note(time)
+            state.finishedAt = time
+            if let stall = state.episodes.finish(at: time) {
+                state.series.recordEpisode(from: state.offset(stall.start), to: state.offset(stall.end), isStall: true)
+            }
+        }
+        timeline?.flush()
+    }
+
+    // MARK: - FramePathObserver
+
+    public func frameArrived(index: Int, pts: Duration?, at time: Duration, discontinuity: Bool) {
+        decoded.add(1, ordering: .relaxed)
+        source.withLock { state in
+            state.note(time)
+            let interval = state.lastArrival.map { time - $0 }
+            state.lastArrival = time
+            state.recentArrivals.store(index: index, arrival: time)
+            if state.firstPTS == nil, let pts { state.firstPTS = pts }
+            state.jitter.frameArrived(pts: pts, at: time, discontinuity: discontinuity)
+            state.gaps.frameArrived(pts: pts, discontinuity: discontinuity)
+            if let stall = state.episodes.frameArrived(at: time) {
+                state.series.recordEpisode(from: state.offset(stall.start), to: state.offset(stall.end), isStall: true)
+            }
+            state.series.recordArrival(at: state.offset(time), interval: interval)
+        }
+    }
+
+    public func frameDropped(index: Int, pts: Duration?, cause: DropCause, at time: Duration) {
+        switch cause {
+        case .poolFull: droppedPoolFull.add(1, ordering: .relaxed)
+        case .lateAtSink: droppedLateAtSink.add(1, ordering: .relaxed)
+        case .streamError: droppedStreamError.add(1, ordering: .relaxed)
+        case .interrupted: droppedInterrupted.add(1, ordering: .relaxed)
+        }
+        let (origin, arrival) = source.withLock { state in
+            state.note(time)
+            state.series.recordDrop(at: state.offset(time))
+            return (state.origin ?? time, state.recentArrivals.arrival(of: index))
+        }
+        timeline?.frameDropped(index: index, pts: pts, arrival: (arrival ?? time) - origin, cause: cause)
+    }
+
+    public func frameOutput(index: Int, pts: Duration?, timing: FrameTiming) {
+        output.add(1, ordering: .relaxed)
+        outputSide.withLock { state in
+            state.latency.record(timing.latency)
+            state.poolWait.record(timing.poolWait)
+            state.composite.record(timing.compositeTime)
+            state.push.record(timing.pushTime)
+            if let lag = timing.analysisLag { state.analysisLag.record(lag) }
+            if let pts {
+                if let previous = state.previousOutput, pts >= previous.pts {
+                    let difference = (timing.outputAt - previous.outputAt) - (pts - previous.pts)
+                    state.pacing.record(difference < .zero ? .zero - difference : difference)
+                }
+                state.previousOutput = (timing.outputAt, pts)
+                state.lastOutputPTS = pts
+            }
+        }
+        let origin = source.withLock { state in
+            state.note(timing.outputAt)
+            if timing.poolWait > .zero && !state.usesReportedBlocking {
+                state.recordBlocked(from: timing.arrival, to: timing.arrival + timing.poolWait)
+            }
+            return state.origin ?? timing.arrival
+        }
+        timeline?.frameOutput(index: index, pts: pts, timing: timing, origin: origin)
+    }
+
+    public func analysisSkipped(stage: String, pts: Duration) {
+        analysis.withLock { stages in stages[stage, default: AnalysisStageState()].skipped += 1 }
+    }
+
+    public func analysisCompleted(stage: String, pts: Duration, latency: Duration, count: Int) {
+        analysis.withLock { stages in
+            stages[stage, default: AnalysisStageState()].latency.record(latency)
+            stages[stage, default: AnalysisStageState()].detections += count
+        }
+    }
+
+    public func analysisFailed(stage: String, pts: Duration, error: any Error) {
+        let message = String(describing: error)
+        analysis.withLock { stages in
+            stages[stage, default: AnalysisStageState()].failed += 1
+            stages[stage, default: AnalysisStageState()].lastError = message
+        }
+    }
+
+    public func sinkReportedDrops(total: UInt64) {
+        sinkDropTotal.max(total, ordering: .relaxed)
+    }
+
+    // MARK: - Reading
+
+    /// The counters now: cheap enough for every progress tick. `time` defaults to the latest time the recorder saw.
+    public func snapshot(at time: Duration? = nil) -> RunSnapshot {
+        let counts = frameCounts()
+        let lastOutputPTS = outputSide.withLock { $0.lastOutputPTS }
+        return source.withLock { state in
+            let now = time ?? state.latestTime
+            let elapsed = max(.zero, now - (state.origin ?? now))
+            let fps = state.rateSamples.recentRate()
+                ?? (elapsed > .zero ? Double(counts.outputBeforeSink) / elapsed.reportSeconds : 0)
+            let mediaPosition: Duration? = lastOutputPTS.flatMap { last in state.firstPTS.map { last - $0 } }
+            return RunSnapshot(
+                elapsed: elapsed, decoded: counts.decoded, output: counts.output, dropped: counts.dropped,
+                gaps: state.gaps.events, mediaPosition: mediaPosition, framesPerSecond: fps,
+                isStalled: state.episodes.isStalled, stalls: state.episodes.stalls(at: now).count,
+                blockedEpisodes: state.episodes.blocked.count)
+        }
+    }
+
+    /// The report of the run so far (normally after ``finish(at:)``). Frames still in flight count as dropped with
+    /// cause `stream_error` when `context.error` is set, otherwise `interrupted`, so that
+    /// `decoded == output + sum(dropped)` always holds.
+    public func makeReport(context: RunContext) -> RunReport {
+        var counts = frameCounts()
+        let inFlight = counts.decoded - counts.output - counts.dropped.values.reduce(0, +)
+        if inFlight > 0 {
+            counts.dropped[context.error == nil ? .interrupted : .streamError, default: 0] += inFlight
+        } else if inFlight < 0 {
+            // An output or drop without an arrival: count it as decoded rather than break the invariant.
+            counts.decoded -= inFlight
+        }
+        let outputState = outputSide.withLock { $0 }
+        let analysisStates = analysis.withLock { $0 }
+        let sourceState = source.withLock { $0 }
+
+        let end = sourceState.finishedAt ?? sourceState.latestTime
+        let duration = max(.zero, end - (sourceState.origin ?? end))
+        let stalls = sourceState.episodes.stalls(at: end)
+        let blocked = sourceState.episodes.blocked
+        let jitter = sourceState.jitter.histogram.summary
+
+        var stages: [String: PercentileSummary] = [
+            "pool_wait": outputState.poolWait.summary, "composite": outputState.composite.summary,
+            "push": outputState.push.summary, "analysis_lag": outputState.analysisLag.summary,
+        ]
+        var analysisReports: [String: AnalysisStageReport] = [:]
+        for (name, stage) in analysisStates {
+            stages["analysis:\(name)"] = stage.latency.summary
+            analysisReports[name] = AnalysisStageReport(
+                completed: stage.latency.count, skipped: stage.skipped, failed: stage.failed,
+                detections: stage.detections, lastError: stage.lastError)
+        }
+
+        return RunReport(
+            schemaVersion: RunReport.currentSchemaVersion,
+            run: context,
+            durationSeconds: duration.reportSeconds,
+            frames: FrameCounts(
+                decoded: counts.decoded, output: counts.output,
+                dropped: Dictionary(uniqueKeysWithValues: DropCause.allCases.map { ($0.rawValue, counts.dropped[$0] ?? 0) }),
+                analysisSkipped: analysisReports.mapValues(\.skipped),
+                gaps: sourceState.gaps.events, missingFrames: sourceState.gaps.missingFrames,
+                discontinuities: sourceState.gaps.discontinuities),
+            throughputFPS: duration > .zero ? Double(counts.output) / duration.reportSeconds : 0,
+            jitterMilliseconds: JitterSummary(
+                p50: jitter.p50, p95: jitter.p95, p99: jitter.p99, max: jitter.max,
+                rfc3550: sourceState.jitter.runningEstimateMilliseconds, count: jitter.count),
+            latencyMilliseconds: outputState.latency.summary,
+            outputPacingJitterMilliseconds: outputState.pacing.summary,
+            stages: stages,
+            analysis: analysisReports,
+            stalls: EpisodeSummary(count: stalls.count, totalMilliseconds: stalls.total.reportMilliseconds),
+            blocked: EpisodeSummary(count: blocked.count, totalMilliseconds: blocked.total.reportMilliseconds),
+            peakRSSMegabytes: ProcessResources.peakResidentMegabytes(),
+            cpuSeconds: ProcessResources.cpuSeconds(),
+            latencyHistogramMilliseconds: outputState.latency.bins(),
+            timeline: sourceState.series.report)
+    }
+
+    // MARK: - Internals
+
+    private struct Counts {
+        var decoded: Int
+        var output: Int
+        /// Output before moving the sink's drops out of it.
+        var outputBeforeSink: Int
+        var dropped: [DropCause: Int]
+    }
+
+    /// Counts with the sink's drops moved from output to `late_at_sink`.
+    private func frameCounts() -> Counts {
+        let outputCount = output.load(ordering: .relaxed)
+        let lateAtSink = min(Int(clamping: sinkDropTotal.load(ordering: .relaxed)), outputCount)
+        return Counts(
+            decoded: decoded.load(ordering: .relaxed),
+            output: outputCount - lateAtSink,
+            outputBeforeSink: outputCount,
+            dropped: [
+                .poolFull: droppedPoolFull.load(ordering: .relaxed),
+                .lateAtSink: droppedLateAtSink.load(ordering: .relaxed) + lateAtSink,
+                .streamError: droppedStreamError.load(ordering: .relaxed),
+                .interrupted: droppedInterrupted.load(ordering: .relaxed),
+            ])
+    }
+
+    /// Frames that arrived but have neither left nor been dropped fill the pool (plus one the producer may be
+    /// holding while it waits).
+    private func estimatedPoolFull() -> Bool {
+        guard let capacity = configuration.poolCapacity else { return false }
+        let explicitDrops =
+            droppedPoolFull.load(ordering: .relaxed) + droppedLateAtSink.load(ordering: .relaxed)
+            + droppedStreamError.load(ordering: .relaxed) + droppedInterrupted.load(ordering: .relaxed)
+        let inFlight = decoded.load(ordering: .relaxed) - output.load(ordering: .relaxed) - explicitDrops
+        return inFlight >= capacity
+    }
+}
+
+// MARK: - State behind the mutexes
+
+/// The source side: arrivals, gaps, jitter, stall and blocked episodes, the plotted timeline.
+private struct SourceState {
+    var origin: Duration?
+    var latestTime = Duration.zero
+    var finishedAt: Duration?
+    var lastArrival: Duration?
+    var firstPTS: Duration?
+    var usesReportedBlocking = false
+    var jitter = ArrivalJitter()
+    var gaps = GapDetector()
+    var episodes: EpisodeTracker
+    var series: IntervalSeries
+    var recentArrivals = RecentArrivals()
+    var rateSamples = RateSamples()
+
+    init(configuration: RecorderConfiguration) {
+        episodes = EpisodeTracker(stallThreshold: configuration.stallThreshold, mergeGap: configuration.blockedMergeGap)
+        series = IntervalSeries(capacity: configuration.timelineBuckets)
+    }
+
+    /// Every event passes its time here: the first sets the origin.
+    mutating func note(_ time: Duration) {
+        if origin == nil { origin = time }
+        latestTime = max(latestTime, time)
+    }
+
+    func offset(_ time: Duration) -> Duration { time - (origin ?? time) }
+
+    mutating func recordBlocked(from start: Duration, to end: Duration) {
+        note(start)
+        if let withdrawn = episodes.producerBlocked(from: start, to: end) {
+            series.removeStall(from: offset(withdrawn.start), to: offset(withdrawn.end))
+        }
+        series.recordEpisode(from: offset(start), to: offset(end), isStall: false)
+    }
+}
+
+/// The output side: latency and per-stage histograms, output pacing.
+private struct OutputState {
+    var latency = DurationHistogram()
+    var poolWait = DurationHistogram()
+    var composite = DurationHistogram()
+    var push = DurationHistogram()
+    var analysisLag = DurationHistogram()
+    var pacing = DurationHistogram()
+    var previousOutput: (outputAt: Duration, pts: Duration)?
+    var lastOutputPTS: Duration?
+}
+
+private struct AnalysisStageState {
+    var latency = DurationHistogram()
+    var skipped = 0
+    var failed = 0
+    var detections = 0
+    var lastError: String?
+}
+
+/// Arrival times of the last 64 frames by index, so a dropped frame's CSV row shows when it arrived.
+private struct RecentArrivals {
+    private static let size = 64
+    private var entries: [(index: Int, arrival: Duration)] = Array(repeating: (-1, .zero), count: size)
+
+    mutating func store(index: Int, arrival: Duration) {
+        entries[index & (Self.size - 1)] = (index, arrival)
+    }
+
+    func arrival(of index: Int) -> Duration? {
+        let entry = entries[index & (Self.size - 1)]
+        return entry.index == index ? entry.arrival : nil
+    }
+}
+
+/// The last 16 (time, output count) pairs from ``RunRecorder/poll(at:poolFull:)``: the recent frame rate.
+private struct RateSamples {
+    private static let size = 16
+    private var samples: [(time: Duration, count: Int)] = Array(repeating: (.zero, 0), count: size)
+    private var next = 0
+    private var stored = 0
+
+    mutating func append(time: Duration, count: Int) {
+        samples[next] = (time, count)
+        next = (next + 1) % Self.size
+        stored = min(stored + 1, Self.size)
+    }
+
+    /// Frames per second between the oldest and newest sample; nil with fewer than two samples.
+    func recentRate() -> Double? {
+        guard stored >= 2 else { return nil }
+        let newest = samples[(next + Self.size - 1) % Self.size]
+        let oldest = samples[(next + Self.size - stored) % Self.size]
+        let span = newest.time - oldest.time
+        guard span > .zero else { return nil }
+        return Double(newest.count - oldest.count) / span.reportSeconds
+    }
+}

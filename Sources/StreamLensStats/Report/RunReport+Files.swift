@@ -1,0 +1,65 @@
+import Foundation
+
+extension RunReport {
+    /// The report as pretty-printed JSON with sorted keys (stable, diffable).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Writes the report as JSON to `path`.
+    public func write(toPath path: String) throws(StatsError) {
+        do {
+            try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .cannotWrite(path: path, reason: String(describing: error))
+        }
+    }
+
+    /// Decodes a report from JSON; `path` only names the source in errors.
+    public static func decode(_ data: Data, path: String) throws(StatsError) -> RunReport {
+        struct VersionProbe: Decodable {
+            let schemaVersion: Int?
+            enum CodingKeys: String, CodingKey { case schemaVersion = "schema_version" }
+        }
+        let decoder = JSONDecoder()
+        let probe: VersionProbe
+        do {
+            probe = try decoder.decode(VersionProbe.self, from: data)
+        } catch {
+            throw .notAReport(path: path, reason: "not a JSON object")
+        }
+        guard let version = probe.schemaVersion else {
+            throw .notAReport(path: path, reason: "no schema_version key")
+        }
+        guard version == currentSchemaVersion else { throw .unsupportedSchema(path: path, version: version) }
+        do {
+            return try decoder.decode(RunReport.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .notAReport(path: path, reason: "missing key '\(Self.keyPath(context.codingPath + [key]))'")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .notAReport(path: path, reason: "wrong type at '\(Self.keyPath(context.codingPath))'")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .notAReport(path: path, reason: "null at '\(Self.keyPath(context.codingPath))'")
+        } catch {
+            throw .notAReport(path: path, reason: "malformed JSON")
+        }
+    }
+
+    /// Reads and decodes the report file at `path`.
+    public static func read(fromPath path: String) throws(StatsError) -> RunReport {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "the file is not readable" : "no such file"
+            throw .cannotRead(path: path, reason: reason)
+        }
+        return try decode(data, path: path)
+    }
+
+    private static func keyPath(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import StreamLensCore
+
+/// The measurements of one run: what `--report PATH.json` writes and `streamlens stats` reads.
+///
+/// Encoded as JSON with snake_case keys; ``schemaVersion`` is 1. The schema is documented key by key in
+/// `REPORT_SCHEMA.md` beside this file. Times are milliseconds unless a key says `_s` (seconds).
+///
+/// The frame counts always satisfy `decoded == output + sum(dropped)`.
+public struct RunReport: Codable, Sendable, Equatable {
+    /// The schema version this code writes and reads.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    /// What ran: filled by the runner.
+    public var run: RunContext
+    /// Wall-clock time from the start of the run to its end, in seconds.
+    public var durationSeconds: Double
+    public var frames: FrameCounts
+    /// Frames output per second of wall-clock time.
+    public var throughputFPS: Double
+    /// Source inter-arrival jitter (|Δarrival − ΔPTS|).
+    public var jitterMilliseconds: JitterSummary
+    /// End-to-end time inside StreamLens (arrival from the decoder → handed to the output).
+    public var latencyMilliseconds: PercentileSummary
+    /// Output pacing jitter (|Δoutput − ΔPTS| of consecutive output frames).
+    public var outputPacingJitterMilliseconds: PercentileSummary
+    /// Time per step of the frame path, by name: `pool_wait`, `composite`, `push`, `analysis_lag` and
+    /// `analysis:<stage>` (each analysis stage's latency).
+    public var stages: [String: PercentileSummary]
+    /// Per analysis stage: results, skips and failures.
+    public var analysis: [String: AnalysisStageReport]
+    /// Silent-source episodes.
+    public var stalls: EpisodeSummary
+    /// Periods the producer waited for a pool slot (downstream backpressure).
+    public var blocked: EpisodeSummary
+    /// Peak resident memory of the process (VmHWM), in MiB; nil where unavailable.
+    public var peakRSSMegabytes: Double?
+    /// User + system CPU time of the process, in seconds.
+    public var cpuSeconds: Double?
+    /// End-to-end latency distribution for plotting (1-2-5 bins in milliseconds).
+    public var latencyHistogramMilliseconds: [HistogramBin]
+    /// Downsampled timeline of arrivals, drops, stalls and blocked time.
+    public var timeline: TimelineReport
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion = "schema_version"
+        case run
+        case durationSeconds = "duration_s"
+        case frames
+        case throughputFPS = "throughput_fps"
+        case jitterMilliseconds = "jitter_ms"
+        case latencyMilliseconds = "latency_ms"
+        case outputPacingJitterMilliseconds = "output_pacing_jitter_ms"
+        case stages
+        case analysis
+        case stalls
+        case blocked
+        case peakRSSMegabytes = "peak_rss_mb"
+        case cpuSeconds = "cpu_seconds"
+        case latencyHistogramMilliseconds = "latency_histogram_ms"
+        case timeline
+    }
+}
+
+/// Where each decoded frame went.
+public struct FrameCounts: Codable, Sendable, Equatable {
+    /// Frames that came out of the decoder.
+    public var decoded: Int
+    /// Frames that left StreamLens and were not dropped by the sink afterwards.
+    public var output: Int
+    /// Frames that never reached the output (or the sink threw away), by ``DropCause`` raw value; every cause is
+    /// present, with 0 when it did not happen.
+    public var dropped: [String: Int]
+    /// Frames due for analysis that a busy stage skipped, by stage (not drops: the video went on).
+    public var analysisSkipped: [String: Int]
+    /// Gap events in the source timestamps (frames the source never delivered; not drops).
+    public var gaps: Int
+    /// Estimated number of frames missing in those gaps (PTS jumps only).
+    public var missingFrames: Int
+    /// Buffers the source flagged as a discontinuity (after the first).
+    public var discontinuities: Int
+
+    /// The sum of ``dropped``.
+    public var droppedTotal: Int { dropped.values.reduce(0, +) }
+
+    enum CodingKeys: String, CodingKey {
+        case decoded, output, dropped, gaps, discontinuities
+        case analysisSkipped = "analysis_skipped"
+        case missingFrames = "missing_frames"
+    }
+}
+
+/// Percentiles of a duration, in milliseconds, and how many values they summarize.
+public struct PercentileSummary: Codable, Sendable, Equatable {
+    public var p50: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+    public var count: Int
+
+    public init(p50: Double, p95: Double, p99: Double, max: Double, count: Int) {
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
+        self.max = max
+        self.count = count
+    }
+}
+
+/// Source jitter: percentiles of |D| plus the RFC 3550 running estimate at the end of the run.
+public struct JitterSummary: Codable, Sendable, Equatable {
+    public var p50: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+    public var rfc3550: Double
+    public var count: Int
+}
+
+/// Episodes of one kind: how many, and their total length.
+public struct EpisodeSummary: Codable, Sendable, Equatable {
+    public var count: Int
+    public var totalMilliseconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case count
+        case totalMilliseconds = "total_ms"
+    }
+}
+
+/// What one analysis stage did.
+public struct AnalysisStageReport: Codable, Sendable, Equatable {
+    public var completed: Int
+    public var skipped: Int
+    public var failed: Int
+    /// Detections found in all completed analyses.
+    public var detections: Int
+    /// The description of the last error the stage threw.
+    public var lastError: String?
+
+    enum CodingKeys: String, CodingKey {
+        case completed, skipped, failed, detections
+        case lastError = "last_error"
+    }
+}
+
+/// One bar of a histogram: values in [from, to) milliseconds.
+public struct HistogramBin: Codable, Sendable, Equatable {
+    public var from: Double
+    public var to: Double
+    public var count: Int
+}
+
+/// The downsampled timeline, as columns of equal length: bucket `i` covers
+/// [i × bucket_ms, (i + 1) × bucket_ms) milliseconds after the start of the run.
+public struct TimelineReport: Codable, Sendable, Equatable {
+    public var bucketMilliseconds: Double
+    /// Frames that arrived in each bucket.
+    public var arrivals: [Int]
+    /// Smallest and largest inter-arrival interval ending in each bucket; null where no interval ended.
+    public var minIntervalMilliseconds: [Double?]
+    public var maxIntervalMilliseconds: [Double?]
+    /// Frames dropped in each bucket (all causes except the sink's, which carry no time).
+    public var drops: [Int]
+    /// Time of each bucket spent in a stall / blocked on the pool.
+    public var stalledMilliseconds: [Double]
+    public var blockedMilliseconds: [Double]
+
+    enum CodingKeys: String, CodingKey {
+        case arrivals, drops
+        case bucketMilliseconds = "bucket_ms"
+        case minIntervalMilliseconds = "min_interval_ms"
+        case maxIntervalMilliseconds = "max_interval_ms"
+        case stalledMilliseconds = "stalled_ms"
+        case blockedMilliseconds = "blocked_ms"
+    }
+}

@@ -1,2 +1,0 @@
-// Run statistics. See issue 6.
-import StreamLensCore
