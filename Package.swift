@@ -68,7 +68,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "streamlens",
-            dependencies: ["StreamLens", "StreamLensCompositing", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StreamLens", "StreamLensStats", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Tests

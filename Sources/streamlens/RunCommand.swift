@@ -115,7 +115,3 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// Prints `error: …` on standard error.
-func printError(_ error: any Error) {
-    FileHandle.standardError.write(Data("streamlens: error: \(error)\n".utf8))
-}

@@ -49,19 +49,92 @@ import Testing
     @Test func interruptFinalizesAPlayableFileAndExitsWith130() throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("live.mp4")
+        let reportPath = folder.appendingPathComponent("report.json")
         let result = try runTool(
             [
                 "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
-                "--output", output.path, "--stamp", "--quiet",
+                "--output", output.path, "--stamp", "--quiet", "--report", reportPath.path,
             ], interruptAfter: .seconds(2))
         #expect(result.status == 130, "stderr: \(result.standardError)")
         let decoded = try decode(output)
         #expect(decoded.frames.count > 20)
+        let report = try Report(reportPath)
+        #expect(report.interrupted)
+        #expect(report.output == decoded.frames.count)
+        #expect(report.decoded == report.output + report.droppedTotal)
         // Frames are in order with nothing repeated.
         let indices = decoded.frames.compactMap(\.stampIndex)
         #expect(indices.count == decoded.frames.count)
         #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
     }
+}
+
+@Suite(.serialized) struct RunReportTests {
+    @Test func reportCountsEveryFrameOfAFile() throws {
+        let folder = try makeTemporaryFolder()
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try runTool([
+            "run", "--input", "videotestsrc num-buffers=50 ! video/x-raw,width=320,height=240,framerate=25/1",
+            "--output", "null", "--quiet", "--report", reportPath.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Report(reportPath)
+        #expect(report.decoded == 50)
+        #expect(report.output == 50)
+        #expect(report.droppedTotal == 0)
+        #expect(!report.live)
+        #expect(report.policy == "block")
+        for key in ["p50", "p95", "p99", "max"] {
+            #expect(report.latency[key] != nil, "latency_ms.\(key)")
+            #expect(report.jitter[key] != nil, "jitter_ms.\(key)")
+        }
+        // The printed summary says the same.
+        #expect(result.standardOutput.contains("frames: decoded 50, output 50, dropped 0"))
+    }
+
+    /// A live 1080p60 source into an encoder far too slow for it on this machine: frames must be dropped at the pool
+    /// and counted, and the file must hold exactly the frames the report says were output.
+    @Test func liveSourceIntoASlowEncoderDropsAndCountsExactly() throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("slow.mkv")
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try runTool([
+            "run", "--input", "videotestsrc is-live=true num-buffers=150 ! video/x-raw,width=1920,height=1080,framerate=60/1",
+            "--output", "x264enc speed-preset=slower ! matroskamux ! filesink location=\(output.path)",
+            "--stamp", "--quiet", "--report", reportPath.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Report(reportPath)
+        #expect(report.live)
+        #expect(report.decoded == 150)
+        #expect(report.droppedTotal > 0)
+        #expect(report.dropped["pool_full"] == report.droppedTotal - (report.dropped["late_at_sink"] ?? 0))
+        #expect(report.decoded == report.output + report.droppedTotal)
+        let decoded = try decode(output)
+        #expect(decoded.frames.count == report.output)
+        // The stamps show which frames survived: strictly increasing, with gaps where frames were dropped.
+        let indices = decoded.frames.compactMap(\.stampIndex)
+        #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
+    }
+}
+
+/// The report keys tests look at, read as plain JSON so the test checks the file format itself.
+struct Report {
+    let json: [String: Any]
+    init(_ url: URL) throws {
+        json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    }
+    private var frames: [String: Any] { json["frames"] as! [String: Any] }
+    var decoded: Int { frames["decoded"] as! Int }
+    var output: Int { frames["output"] as! Int }
+    var dropped: [String: Int] { frames["dropped"] as! [String: Int] }
+    var droppedTotal: Int { dropped.values.reduce(0, +) }
+    var latency: [String: Double] { json["latency_ms"] as! [String: Double] }
+    var jitter: [String: Double] { json["jitter_ms"] as! [String: Double] }
+    var run: [String: Any] { json["run"] as! [String: Any] }
+    var live: Bool { run["live"] as! Bool }
+    var interrupted: Bool { run["interrupted"] as! Bool }
+    var policy: String { run["policy"] as! String }
 }
 
 @Suite struct RunErrorTests {

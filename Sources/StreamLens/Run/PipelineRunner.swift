@@ -28,8 +28,8 @@ public final class PipelineRunner {
 
     /// Things that want to hear about the run while it goes (progress line, statistics).
     public struct Hooks {
-        /// Called once the pipeline is live or prerolled, before frames flow.
-        public var started: (_ live: Bool, _ policy: BackpressurePolicy) -> Void = { _, _ in }
+        /// Called once the pipeline is live or prerolled, before frames flow, with the media duration when known.
+        public var started: (_ live: Bool, _ policy: BackpressurePolicy, _ duration: Duration?) -> Void = { _, _, _ in }
         /// Called when the first frame's format is known.
         public var formatNegotiated: (VideoFormat) -> Void = { _ in }
         /// Called about ten times a second from the control loop.
@@ -89,7 +89,7 @@ public final class PipelineRunner {
                     compositors: compositors, analysis: analysis, observer: observer, clock: clock),
                 input: input, sinkName: InputSource.sinkName, output: output, sourceName: OutputTarget.sourceName)
         } catch { throw .gstreamer(error) }
-        hooks.started(live, policy)
+        hooks.started(live, policy, live ? nil : input.queryDuration())
         path.start()
         do {
             try output?.setState(.paused)

@@ -2,9 +2,10 @@ import Foundation
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensGStreamer
+import StreamLensStats
 
-/// One run as the command line does it: build the stages a configuration asks for, run, print the summary, write
-/// reports and events, and return the process exit status.
+/// One run as the command line does it: build the stages a configuration asks for, run with a statistics recorder,
+/// show progress, print the summary, write the report files, and return the process exit status.
 public final class RunSession {
     /// Exit statuses.
     public enum ExitStatus {
@@ -15,37 +16,83 @@ public final class RunSession {
 
     public let configuration: RunConfiguration
     public let interrupt: InterruptSignal
-    private let standardError: FileHandle
+    private let clock: any MonotonicClock = SystemClock()
 
-    public init(configuration: RunConfiguration, interrupt: InterruptSignal = InterruptSignal(), standardError: FileHandle = .standardError) {
+    public init(configuration: RunConfiguration, interrupt: InterruptSignal = InterruptSignal()) {
         self.configuration = configuration
         self.interrupt = interrupt
-        self.standardError = standardError
     }
 
     /// Runs and returns the exit status; every failure is one line on standard error.
     public func execute(installSignalHandlers: Bool = true) -> Int32 {
         if installSignalHandlers { interrupt.installSignalHandlers() }
+        let timeline: TimelineWriter?
+        do {
+            timeline = try configuration.timelinePath.map { path throws(StatsError) in try TimelineWriter(path: path) }
+        } catch {
+            printError(error)
+            return ExitStatus.failure
+        }
+        let recorder = RunRecorder(timeline: timeline)
+        let progress = ProgressDisplay(enabled: configuration.showProgress)
+        var totalDuration: Duration?
+        var hooks = PipelineRunner.Hooks()
+        hooks.started = { [clock] _, _, duration in
+            totalDuration = duration
+            recorder.runStarted(at: clock.now())
+        }
+        hooks.formatNegotiated = { format in recorder.setNominalFrameDuration(format.frameDuration) }
+        hooks.tick = { now, path in
+            let usage = path.pool.usage
+            recorder.poll(at: now, poolFull: usage.busySlots >= path.configuration.pool.capacity)
+            progress.show(ProgressLine.render(snapshot: recorder.snapshot(at: now), totalDuration: totalDuration))
+        }
+        hooks.warning = { progress.printAbove("streamlens: warning: \($0)") }
+
         let outcome: PipelineRunner.Outcome
         do {
             let compositors: [any CompositingStage] = configuration.frameStamp ? [FrameStampStage()] : []
-            let runner = PipelineRunner(configuration: configuration, compositors: compositors, interrupt: interrupt)
-            outcome = try runner.run()
+            let runner = PipelineRunner(
+                configuration: configuration, compositors: compositors, observer: recorder, clock: clock,
+                interrupt: interrupt)
+            outcome = try runner.run(hooks: hooks)
         } catch {
-            report(error)
+            progress.clear()
+            timeline?.close()
+            printError(error)
             return ExitStatus.failure
         }
-        print(
-            "frames output \(outcome.outputFrames), copies \(outcome.copies), \(outcome.live ? "live" : "file"), "
-                + "policy \(outcome.policy.rawValue), wall \(String(format: "%.2f", outcome.wallTime.seconds)) s")
+        progress.clear()
+        recorder.finish(at: clock.now())
+        timeline?.close()
+        let report = recorder.makeReport(context: RunContext(
+            input: configuration.input.label,
+            output: configuration.output == .null ? nil : configuration.output.label,
+            live: outcome.live, policy: outcome.policy, poolCapacity: configuration.poolCapacity,
+            interrupted: outcome.interrupted, error: outcome.error?.description,
+            streamlensVersion: StreamLensVersion.current, gstreamerVersion: GStreamer.version))
+        print(RunSummary.render(report, copies: outcome.copies))
+        var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
         if let error = outcome.error {
-            report(error)
-            return ExitStatus.failure
+            printError(error)
+            status = ExitStatus.failure
         }
-        return outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
+        if let path = configuration.reportPath {
+            do { try report.write(toPath: path) } catch {
+                printError(error)
+                status = ExitStatus.failure
+            }
+        }
+        return status
     }
+}
 
-    private func report(_ error: any Error) {
-        standardError.write(Data("streamlens: error: \(error)\n".utf8))
-    }
+/// Prints `streamlens: error: …` on standard error.
+public func printError(_ error: any Error) {
+    FileHandle.standardError.write(Data("streamlens: error: \(error)\n".utf8))
+}
+
+/// The version reported in run reports.
+public enum StreamLensVersion {
+    public static let current = "0.1.0"
 }

@@ -137,3 +137,12 @@ extension Pipeline {
         _ = gst_bin_recalculate_latency(gcast(element))
     }
 }
+
+extension Pipeline {
+    /// The media duration, when the pipeline knows it (files); nil for live and unknown-length sources.
+    public func queryDuration() -> Duration? {
+        var nanoseconds: gint64 = -1
+        guard gst_element_query_duration(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds > 0 else { return nil }
+        return .nanoseconds(nanoseconds)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import StreamLens
+import StreamLensStats
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `streamlens stats A.json [B.json]`: a report's summary, or two side by side with their differences.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Summarize a run report, or compare two side by side.")
+
+    @Argument(help: "A report written with --report.")
+    var first: String
+
+    @Argument(help: "A second report to compare with the first.")
+    var second: String?
+
+    @Flag(help: "Colour the output even when it is not a terminal.")
+    var colour = false
+
+    func run() throws {
+        let useColour = colour || isatty(STDOUT_FILENO) == 1
+        do {
+            let a = try RunReport.read(fromPath: first)
+            if let second {
+                let b = try RunReport.read(fromPath: second)
+                print(StatsComparison.render(
+                    a, b, colour: useColour,
+                    names: (URL(fileURLWithPath: first).lastPathComponent, URL(fileURLWithPath: second).lastPathComponent)))
+            } else {
+                print(StatsSummary.render(a, colour: useColour))
+            }
+        } catch {
+            printError(error)
+            throw ExitCode(1)
+        }
+    }
+}
