@@ -32,3 +32,8 @@ guint slx_video_frame_n_planes(GstVideoFrame *frame) { return GST_VIDEO_FRAME_N_
 gint slx_video_info_fps_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_N(info); }
 gint slx_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }
 GstBufferCopyFlags slx_buffer_copy_metadata(void) { return GST_BUFFER_COPY_METADATA; }
+GstStructure *slx_object_get_structure(gpointer object, const gchar *property) {
+    GstStructure *value = NULL;
+    g_object_get(object, property, &value, NULL);
+    return value;
+}

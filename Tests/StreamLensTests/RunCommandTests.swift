@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StreamLens
+import StreamLensGStreamer
 
 @Suite(.serialized) struct RunCommandTests {
     @Test func fileOutputHasEveryInputFrameOnceAndInOrder() throws {
@@ -44,6 +45,46 @@ import Testing
         let result = try runTool(["run", "--input", image.path, "--output", output.path, "--stamp", "--quiet"])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(try decode(output).frames.count == 1)
+    }
+
+    @Test func sinkDescriptionStreamsRTPThatAReceiverDecodes() throws {
+        // A receiver on loopback, started first, counts the frames it can decode.
+        let port = 15_000 + Int.random(in: 0..<2000)
+        let receiver = try Pipeline(
+            "udpsrc port=\(port) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" "
+                + "! rtph264depay ! avdec_h264 ! fakesink name=counter signal-handoffs=false sync=false", label: "receiver")
+        try receiver.setState(.playing)
+        let result = try runTool([
+            "run", "--input", "videotestsrc num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1",
+            "--output",
+            "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 ! rtph264pay config-interval=1 pt=96 "
+                + "! udpsink host=127.0.0.1 port=\(port) sync=false",
+            "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        // Every buffer that reached the receiver's sink was a decoded frame; loopback loses nothing here.
+        Thread.sleep(forTimeInterval: 0.5)
+        let received = receiver.renderedFrames(sinkName: "counter")
+        try receiver.setState(.null)
+        #expect(received >= 50, "receiver decoded \(received) of 60 frames")
+    }
+
+    @Test func terminateSignalAlsoFinalizesTheFile() throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("live.mkv")
+        let process = Process()
+        process.executableURL = streamlensExecutable
+        process.arguments = [
+            "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1",
+            "--output", output.path, "--stamp", "--quiet",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(try decode(output).frames.count > 10)
     }
 
     @Test func interruptFinalizesAPlayableFileAndExitsWith130() throws {

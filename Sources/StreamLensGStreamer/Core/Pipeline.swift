@@ -146,3 +146,15 @@ extension Pipeline {
         return .nanoseconds(nanoseconds)
     }
 }
+
+extension Pipeline {
+    /// Buffers a sink named `sinkName` has rendered so far (its `stats` property), for checks and tests.
+    public func renderedFrames(sinkName: String) -> Int {
+        guard let sink = try? child(named: sinkName) else { return 0 }
+        guard let stats = slx_object_get_structure(UnsafeMutableRawPointer(sink), "stats") else { return 0 }
+        defer { gst_structure_free(stats) }
+        var rendered: guint64 = 0
+        _ = gst_structure_get_uint64(stats, "rendered", &rendered)
+        return Int(rendered)
+    }
+}
