@@ -6,5 +6,9 @@ source scripts/setup.sh --media
 swift build --build-tests
 # The GStreamer integration tests once more with GLib criticals fatal: a refcount or ownership slip aborts the run.
 echo "test: GStreamer integration tests under G_DEBUG=fatal-criticals"
-G_DEBUG=fatal-criticals swift test --skip-build --filter "FramePathTests|RunCommandTests" > /dev/null
+if ! G_DEBUG=fatal-criticals swift test --skip-build --filter "FramePathTests|RunCommandTests" > .build/fatal-criticals.log 2>&1; then
+  tail -n 60 .build/fatal-criticals.log
+  echo "test: FAILED under G_DEBUG=fatal-criticals (full log: .build/fatal-criticals.log)"
+  exit 1
+fi
 swift test --skip-build
