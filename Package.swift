@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: C layer
@@ -52,7 +54,11 @@ let package = Package(
         .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
         .target(
             name: "StreamLensStats",
-            dependencies: ["StreamLensCore", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [
+                "StreamLensCore", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             exclude: ["REPORT_SCHEMA.md"]
         ),
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),

@@ -196,6 +196,29 @@ public final class RunRecorder: FramePathObserver {
         }
     }
 
+    /// Percentiles and analysis counts so far (see ``LiveFigures``); `time` as for ``snapshot(at:)``.
+    public func liveFigures(at time: Duration? = nil) -> LiveFigures {
+        let latency = outputSide.withLock { $0.latency.summary }
+        let analysisReports = analysis.withLock { stages in
+            stages.mapValues {
+                AnalysisStageReport(
+                    completed: $0.latency.count, skipped: $0.skipped, failed: $0.failed, detections: $0.detections,
+                    lastError: $0.lastError)
+            }
+        }
+        return source.withLock { state in
+            let jitter = state.jitter.histogram.summary
+            return LiveFigures(
+                latencyMilliseconds: latency,
+                jitterMilliseconds: JitterSummary(
+                    p50: jitter.p50, p95: jitter.p95, p99: jitter.p99, max: jitter.max,
+                    rfc3550: state.jitter.runningEstimateMilliseconds, count: jitter.count),
+                analysis: analysisReports,
+                stalledMilliseconds: state.episodes.stalls(at: time ?? state.latestTime).total.reportMilliseconds,
+                blockedMilliseconds: state.episodes.blocked.total.reportMilliseconds)
+        }
+    }
+
     /// The report of the run so far (normally after ``finish(at:)``). Frames still in flight count as dropped with
     /// cause `stream_error` when `context.error` is set, otherwise `interrupted`, so that
     /// `decoded == output + sum(dropped)` always holds.
