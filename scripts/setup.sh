@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # GStreamer (core, app/video libraries, decoders and encoders), Tesseract with English data, OpenCV (dnn, objdetect,
-# cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool.
+# cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool, Chromium to check HTML reports.
 APT_PACKAGES=(
   pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base-apps
@@ -16,6 +16,7 @@ APT_PACKAGES=(
   libopencv-dev opencv-data
   libcairo2-dev libpango1.0-dev
   ffmpeg time
+  chromium
 )
 
 # pip fetches PyPI media and test tools; the system's python3 may already have it (pyenv).

@@ -54,6 +54,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write speed-limit events as WebVTT subtitles.")
     var subtitles: String?
 
+    @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics while running.")
+    var metricsPort: Int?
+
     @Flag(help: "No progress line.")
     var quiet = false
 
@@ -110,6 +113,12 @@ struct RunCommand: ParsableCommand {
         configuration.htmlPath = html ?? configuration.htmlPath
         configuration.eventsPath = events ?? configuration.eventsPath
         configuration.subtitlesPath = subtitles ?? configuration.subtitlesPath
+        if let metricsPort {
+            guard (1...65535).contains(metricsPort) else {
+                throw .invalidConfiguration(file: nil, key: "--metrics-port", problem: "\(metricsPort) is not a port (1…65535)")
+            }
+            configuration.metricsPort = metricsPort
+        }
         if quiet { configuration.showProgress = false }
         return configuration
     }

@@ -55,6 +55,31 @@ struct StallAndBlockedTests {
         #expect(recorder.makeReport(context: testContext()).stalls == EpisodeSummary(count: 1, totalMilliseconds: 2400))
     }
 
+    /// After end-of-stream the output may drain for seconds (a slow encoder); that silence is not a stall.
+    @Test func silenceAfterTheSourceEndedIsNotAStall() {
+        let recorder = RunRecorder(configuration: RecorderConfiguration(poolCapacity: 3))
+        var source = SyntheticSource(recorder: recorder)
+        source.arrive(ptsMilliseconds: 0, atMilliseconds: 0)
+        source.arrive(ptsMilliseconds: 40, atMilliseconds: 40)
+        recorder.sourceEnded(at: ms(60))
+        source.poll(untilMilliseconds: 5000)
+        #expect(!recorder.snapshot().isStalled)
+        recorder.finish(at: ms(5000))
+        #expect(recorder.makeReport(context: testContext()).stalls == EpisodeSummary(count: 0, totalMilliseconds: 0))
+    }
+
+    /// A stall in progress when the source ends lasts until the end of the source, not the end of the run.
+    @Test func stallOpenWhenTheSourceEndsClosesThere() {
+        let recorder = RunRecorder()
+        var source = SyntheticSource(recorder: recorder)
+        source.arrive(ptsMilliseconds: 0, atMilliseconds: 100)
+        source.poll(untilMilliseconds: 2000)
+        recorder.sourceEnded(at: ms(2000))
+        source.poll(untilMilliseconds: 4000)
+        recorder.finish(at: ms(4000))
+        #expect(recorder.makeReport(context: testContext()).stalls == EpisodeSummary(count: 1, totalMilliseconds: 1900))
+    }
+
     /// Three frames sit in a three-slot pool and nothing leaves: the silence is backpressure, not a stall.
     @Test func fullPoolSilenceIsNotAStall() {
         let recorder = RunRecorder(configuration: RecorderConfiguration(poolCapacity: 3))

@@ -159,6 +159,28 @@ import StreamLensGStreamer
     }
 }
 
+extension RunReportTests {
+    /// A file into a sink that takes 20 ms a frame: the decoder waits (backpressure), nothing is dropped, and the
+    /// report shows blocking, not stalls.
+    @Test func slowSinkOnAFileIsBackpressureNotLoss() throws {
+        let folder = try makeTemporaryFolder()
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try runTool([
+            "run", "--input", "videotestsrc num-buffers=40 ! video/x-raw,width=320,height=240,framerate=25/1",
+            "--output", "identity sleep-time=20000 ! fakesink sync=false", "--quiet", "--report", reportPath.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Report(reportPath)
+        #expect(report.output == 40)
+        #expect(report.droppedTotal == 0)
+        let blocked = report.json["blocked"] as! [String: Any]
+        let stalls = report.json["stalls"] as! [String: Any]
+        #expect((blocked["count"] as! Int) >= 1)
+        #expect((blocked["total_ms"] as! Double) > 200)
+        #expect((stalls["count"] as! Int) == 0)
+    }
+}
+
 /// The report keys tests look at, read as plain JSON so the test checks the file format itself.
 struct Report {
     let json: [String: Any]

@@ -9,7 +9,8 @@ import StreamLensCore
 /// analysis: { interval: 0.3 }               # seconds of stream time between analysed frames; 0 = every frame
 /// stages:   { frame_stamp: true }
 /// sink:     { output: out.mp4, encoder_preset: ultrafast }
-/// report:   { json: report.json, timeline: t.csv, html: r.html, events: e.jsonl, subtitles: s.vtt, progress: true }
+/// report:   { json: report.json, timeline: t.csv, html: r.html, events: e.jsonl, subtitles: s.vtt, progress: true,
+///             metrics_port: 9464 }
 /// ```
 /// Relative paths in the file are relative to the current directory, like flags.
 public enum PipelineFile {
@@ -62,13 +63,14 @@ public enum PipelineFile {
             configuration.encoderPreset = try sink.choice("encoder_preset", x264Presets) ?? configuration.encoderPreset
         }
         if let report = try root.section("report") {
-            try report.rejectUnknownKeys(["json", "timeline", "html", "events", "subtitles", "progress"])
+            try report.rejectUnknownKeys(["json", "timeline", "html", "events", "subtitles", "progress", "metrics_port"])
             configuration.reportPath = try report.string("json")
             configuration.timelinePath = try report.string("timeline")
             configuration.htmlPath = try report.string("html")
             configuration.eventsPath = try report.string("events")
             configuration.subtitlesPath = try report.string("subtitles")
             configuration.showProgress = try report.bool("progress") ?? configuration.showProgress
+            configuration.metricsPort = try report.int("metrics_port", in: 1...65535)
         }
         return configuration
     }

@@ -32,6 +32,8 @@ public final class PipelineRunner {
         public var started: (_ live: Bool, _ policy: BackpressurePolicy, _ duration: Duration?) -> Void = { _, _, _ in }
         /// Called when the first frame's format is known.
         public var formatNegotiated: (VideoFormat) -> Void = { _ in }
+        /// Called when the input reached its end (or was cut off); the output may still be draining.
+        public var inputEnded: (_ now: Duration) -> Void = { _ in }
         /// Called about ten times a second from the control loop.
         public var tick: (_ now: Duration, _ path: FramePath) -> Void = { _, _ in }
         /// A GStreamer warning (one line).
@@ -156,6 +158,7 @@ public final class PipelineRunner {
         var interruptedAt: Duration?
         var formatReported = false
         var lastTick = start
+        var inputEndReported = false
 
         func fail(_ error: RunError) {
             if failure == nil { failure = error }
@@ -210,6 +213,10 @@ public final class PipelineRunner {
             }
             if !formatReported, now - start > configuration.startupTimeout {
                 fail(.noFrames(input: configuration.input.label, waited: configuration.startupTimeout))
+            }
+            if inputEnded && !inputEndReported {
+                inputEndReported = true
+                hooks.inputEnded(now)
             }
             if now - lastTick >= .milliseconds(100) {
                 lastTick = now

@@ -23,6 +23,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Events (JSON lines) and subtitles (WebVTT).
     public var eventsPath: String?
     public var subtitlesPath: String?
+    /// Serve Prometheus metrics on this port while running (loopback only).
+    public var metricsPort: Int?
     /// Print a progress line on a terminal.
     public var showProgress = true
 

@@ -33,7 +33,17 @@ public final class RunSession {
             printError(error)
             return ExitStatus.failure
         }
-        let recorder = RunRecorder(timeline: timeline)
+        let recorder = RunRecorder(
+            configuration: RecorderConfiguration(poolCapacity: configuration.poolCapacity), timeline: timeline)
+        var metrics: MetricsServer?
+        if let port = configuration.metricsPort {
+            do { metrics = try MetricsEndpoint.start(port: port, recorder: recorder) } catch {
+                timeline?.close()
+                printError(error)
+                return ExitStatus.failure
+            }
+        }
+        defer { metrics.map(MetricsEndpoint.stop) }
         let progress = ProgressDisplay(enabled: configuration.showProgress)
         var totalDuration: Duration?
         var hooks = PipelineRunner.Hooks()
@@ -41,6 +51,7 @@ public final class RunSession {
             totalDuration = duration
             recorder.runStarted(at: clock.now())
         }
+        hooks.inputEnded = { now in recorder.sourceEnded(at: now) }
         hooks.formatNegotiated = { format in recorder.setNominalFrameDuration(format.frameDuration) }
         hooks.tick = { now, path in
             let usage = path.pool.usage
@@ -77,11 +88,12 @@ public final class RunSession {
             printError(error)
             status = ExitStatus.failure
         }
-        if let path = configuration.reportPath {
-            do { try report.write(toPath: path) } catch {
-                printError(error)
-                status = ExitStatus.failure
-            }
+        do {
+            if let path = configuration.reportPath { try report.write(toPath: path) }
+            if let path = configuration.htmlPath { try HTMLReport.write(report: report, toPath: path) }
+        } catch {
+            printError(error)
+            status = ExitStatus.failure
         }
         return status
     }

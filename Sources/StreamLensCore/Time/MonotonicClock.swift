@@ -46,14 +46,11 @@ public final class ManualClock: MonotonicClock {
 }
 
 extension Duration {
-    /// The duration in (fractional) seconds.
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
-    }
+    /// The duration in (fractional) seconds, from whole nanoseconds (so 9 ms is exactly 0.009).
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
 
-    /// The duration in (fractional) milliseconds.
-    public var milliseconds: Double { seconds * 1000 }
+    /// The duration in (fractional) milliseconds, from whole nanoseconds.
+    public var milliseconds: Double { Double(nanoseconds) / 1e6 }
 
     /// The duration in whole nanoseconds (truncated).
     public var nanoseconds: Int64 {

@@ -75,8 +75,19 @@ public final class RunRecorder: FramePathObserver {
         let outputCount = output.load(ordering: .relaxed)
         source.withLock { state in
             state.note(time)
-            state.episodes.poll(at: time, poolFull: full)
+            if state.sourceEndedAt == nil { state.episodes.poll(at: time, poolFull: full) }
             state.rateSamples.append(time: time, count: outputCount)
+        }
+    }
+
+    /// The source reached its end at `time`: from here on silence is the end of the stream, not a stall (the
+    /// output may still be draining).
+    public func sourceEnded(at time: Duration) {
+        source.withLock { state in
+            state.note(time)
+            guard state.sourceEndedAt == nil else { return }
+            state.sourceEndedAt = time
+            state.closeOpenStall(at: time)
         }
     }
 
@@ -85,9 +96,7 @@ public final class RunRecorder: FramePathObserver {
         source.withLock { state in
             state.note(time)
             state.finishedAt = time
-            if let stall = state.episodes.finish(at: time) {
-                state.series.recordEpisode(from: state.offset(stall.start), to: state.offset(stall.end), isStall: true)
-            }
+            state.closeOpenStall(at: time)
         }
         timeline?.flush()
     }
@@ -324,6 +333,8 @@ private struct SourceState {
     var origin: Duration?
     var latestTime = Duration.zero
     var finishedAt: Duration?
+    /// When the source sent end-of-stream; stall detection stops there.
+    var sourceEndedAt: Duration?
     var lastArrival: Duration?
     var firstPTS: Duration?
     var usesReportedBlocking = false
@@ -346,6 +357,13 @@ private struct SourceState {
     }
 
     func offset(_ time: Duration) -> Duration { time - (origin ?? time) }
+
+    /// Ends a stall episode still open at `time` and marks it on the timeline.
+    mutating func closeOpenStall(at time: Duration) {
+        if let stall = episodes.finish(at: time) {
+            series.recordEpisode(from: offset(stall.start), to: offset(stall.end), isStall: true)
+        }
+    }
 
     mutating func recordBlocked(from start: Duration, to end: Duration) {
         note(start)
