@@ -17,9 +17,12 @@ public final class FrameStampStage: CompositingStage {
     public func composite(onto frame: YUVPlanes, context: CompositeContext) {
         let cell = Self.cellSize(frameWidth: frame.width, frameHeight: frame.height)
         drawStrip(index: context.frameIndex, cell: cell, on: frame)
-        let text = "#\(context.frameIndex) \(Self.timecode(context.pts))"
         let scale = max(1, cell / 6)
-        drawText(text, x: 0, y: cell, scale: scale, on: frame)
+        // "#INDEX HH:MM:SS.mmm" composed on the stack: no per-frame allocation.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { text in
+            let count = Self.writeLabel(index: context.frameIndex, pts: context.pts, into: text)
+            drawText(UnsafeBufferPointer(rebasing: text[..<count]), x: 0, y: cell, scale: scale, on: frame)
+        }
     }
 
     /// Cell edge in pixels: even (so chroma cells align), at most 16, small enough for 16 cells to fit.
@@ -52,6 +55,40 @@ public final class FrameStampStage: CompositingStage {
         return index
     }
 
+    /// Writes `#INDEX HH:MM:SS.mmm` as ASCII into `buffer` (at least 32 bytes); returns the length.
+    static func writeLabel(index: Int, pts: Duration, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var length = 0
+        func put(_ byte: UInt8) {
+            buffer[length] = byte
+            length += 1
+        }
+        func putNumber(_ value: Int, digits minimum: Int) {
+            var divisor = 1
+            var width = 1
+            while divisor <= value / 10 || width < minimum {
+                divisor *= 10
+                width += 1
+            }
+            while divisor > 0 {
+                put(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        let totalMilliseconds = max(0, Int(pts.nanoseconds / 1_000_000))
+        let totalSeconds = totalMilliseconds / 1000
+        put(UInt8(ascii: "#"))
+        putNumber(max(0, index) % 1_000_000_000, digits: 1)
+        put(UInt8(ascii: " "))
+        putNumber(totalSeconds / 3600 % 100, digits: 2)
+        put(UInt8(ascii: ":"))
+        putNumber(totalSeconds / 60 % 60, digits: 2)
+        put(UInt8(ascii: ":"))
+        putNumber(totalSeconds % 60, digits: 2)
+        put(UInt8(ascii: "."))
+        putNumber(totalMilliseconds % 1000, digits: 3)
+        return length
+    }
+
     /// `HH:MM:SS.mmm` of a presentation time.
     public static func timecode(_ pts: Duration) -> String {
         let totalMilliseconds = Int(pts.milliseconds.rounded(.down))
@@ -70,20 +107,20 @@ public final class FrameStampStage: CompositingStage {
         }
     }
 
-    private func drawText(_ text: String, x originX: Int, y originY: Int, scale: Int, on frame: YUVPlanes) {
+    private func drawText(_ text: UnsafeBufferPointer<UInt8>, x originX: Int, y originY: Int, scale: Int, on frame: YUVPlanes) {
         let glyphAdvance = (PixelFont.glyphWidth + 1) * scale
         let boxWidth = text.count * glyphAdvance + scale
         let boxHeight = (PixelFont.glyphHeight + 2) * scale
         fillRect(x: originX, y: originY, width: boxWidth, height: boxHeight, luma: 16, on: frame)
         var penX = originX + scale
         for character in text {
-            if let rows = PixelFont.rows(for: character) {
-                for (rowIndex, bits) in rows.enumerated() {
-                    for column in 0..<PixelFont.glyphWidth where (bits >> (PixelFont.glyphWidth - 1 - column)) & 1 == 1 {
-                        let x = penX + column * scale
-                        let y = originY + scale + rowIndex * scale
-                        fillLuma(x: x, y: y, width: scale, height: scale, value: 235, on: frame)
-                    }
+            let glyph = PixelFont.glyph(for: character)
+            for row in 0..<PixelFont.glyphHeight {
+                let bits = PixelFont.row(row, of: glyph)
+                for column in 0..<PixelFont.glyphWidth where (bits >> (PixelFont.glyphWidth - 1 - column)) & 1 == 1 {
+                    let x = penX + column * scale
+                    let y = originY + scale + row * scale
+                    fillLuma(x: x, y: y, width: scale, height: scale, value: 235, on: frame)
                 }
             }
             penX += glyphAdvance
@@ -114,28 +151,46 @@ public final class FrameStampStage: CompositingStage {
     }
 }
 
-/// A 5×7 bitmap font for digits and the few symbols of a timecode: each glyph is seven rows of five bits.
+/// A 5×7 bitmap font for digits and the few symbols of a timecode. Each glyph is seven rows of five bits packed
+/// into one integer, first row in the highest bits, so drawing allocates nothing.
 enum PixelFont {
     static let glyphWidth = 5
     static let glyphHeight = 7
 
-    static func rows(for character: Character) -> [UInt8]? {
+    /// Packs seven 5-bit rows.
+    private static func pack(_ rows: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
+        rows.0 << 30 | rows.1 << 25 | rows.2 << 20 | rows.3 << 15 | rows.4 << 10 | rows.5 << 5 | rows.6
+    }
+
+    private static let digits: [UInt64] = [
+        pack((0b01110, 0b10001, 0b10011, 0b10101, 0b11001, 0b10001, 0b01110)),  // 0
+        pack((0b00100, 0b01100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110)),  // 1
+        pack((0b01110, 0b10001, 0b00001, 0b00010, 0b00100, 0b01000, 0b11111)),  // 2
+        pack((0b11110, 0b00001, 0b00001, 0b01110, 0b00001, 0b00001, 0b11110)),  // 3
+        pack((0b00010, 0b00110, 0b01010, 0b10010, 0b11111, 0b00010, 0b00010)),  // 4
+        pack((0b11111, 0b10000, 0b11110, 0b00001, 0b00001, 0b10001, 0b01110)),  // 5
+        pack((0b00110, 0b01000, 0b10000, 0b11110, 0b10001, 0b10001, 0b01110)),  // 6
+        pack((0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b01000, 0b01000)),  // 7
+        pack((0b01110, 0b10001, 0b10001, 0b01110, 0b10001, 0b10001, 0b01110)),  // 8
+        pack((0b01110, 0b10001, 0b10001, 0b01111, 0b00001, 0b00010, 0b01100)),  // 9
+    ]
+    private static let colon = pack((0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b01100, 0b00000))
+    private static let period = pack((0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b01100))
+    private static let hash = pack((0b01010, 0b01010, 0b11111, 0b01010, 0b11111, 0b01010, 0b01010))
+
+    /// The packed glyph of an ASCII character; blank for characters the font lacks.
+    static func glyph(for character: UInt8) -> UInt64 {
         switch character {
-        case "0": [0b01110, 0b10001, 0b10011, 0b10101, 0b11001, 0b10001, 0b01110]
-        case "1": [0b00100, 0b01100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110]
-        case "2": [0b01110, 0b10001, 0b00001, 0b00010, 0b00100, 0b01000, 0b11111]
-        case "3": [0b11110, 0b00001, 0b00001, 0b01110, 0b00001, 0b00001, 0b11110]
-        case "4": [0b00010, 0b00110, 0b01010, 0b10010, 0b11111, 0b00010, 0b00010]
-        case "5": [0b11111, 0b10000, 0b11110, 0b00001, 0b00001, 0b10001, 0b01110]
-        case "6": [0b00110, 0b01000, 0b10000, 0b11110, 0b10001, 0b10001, 0b01110]
-        case "7": [0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b01000, 0b01000]
-        case "8": [0b01110, 0b10001, 0b10001, 0b01110, 0b10001, 0b10001, 0b01110]
-        case "9": [0b01110, 0b10001, 0b10001, 0b01111, 0b00001, 0b00010, 0b01100]
-        case ":": [0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b01100, 0b00000]
-        case ".": [0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b01100]
-        case "#": [0b01010, 0b01010, 0b11111, 0b01010, 0b11111, 0b01010, 0b01010]
-        case " ": [0, 0, 0, 0, 0, 0, 0]
-        default: nil
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digits[Int(character - UInt8(ascii: "0"))]
+        case UInt8(ascii: ":"): colon
+        case UInt8(ascii: "."): period
+        case UInt8(ascii: "#"): hash
+        default: 0
         }
+    }
+
+    /// Row `row` (0 = top) of a packed glyph, as five bits.
+    static func row(_ row: Int, of glyph: UInt64) -> UInt64 {
+        (glyph >> UInt64(5 * (glyphHeight - 1 - row))) & 0b11111
     }
 }
