@@ -45,7 +45,8 @@ public enum BusMessage: Sendable, Equatable {
             var proportion: gdouble = 0
             var quality: gint = 0
             gst_message_parse_qos_values(message, &jitter, &proportion, &quality)
-            self = .qualityOfService(source: source, processed: processed, dropped: dropped, jitter: .nanoseconds(jitter))
+            self = .qualityOfService(
+                source: source, processed: UInt64(processed), dropped: UInt64(dropped), jitter: .nanoseconds(Int64(jitter)))
         case GST_MESSAGE_ELEMENT:
             if gst_is_missing_plugin_message(message) != 0 {
                 let detail = gst_missing_plugin_message_get_description(message)

@@ -20,7 +20,9 @@ public enum GStreamer {
     public static var version: String {
         guard let text = gst_version_string() else { return "unknown" }
         defer { g_free(text) }
-        return String(cString: text).replacingOccurrences(of: "GStreamer ", with: "")
+        let full = String(cString: text)
+        let prefix = "GStreamer "
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
     }
 
     /// True when an element factory of this name is installed.
@@ -40,7 +42,7 @@ func takeMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
 
 /// Nanoseconds of a GstClockTime, nil for GST_CLOCK_TIME_NONE.
 func duration(fromClockTime time: GstClockTime) -> Duration? {
-    time == slx_clock_time_none() ? nil : .nanoseconds(Int64(bitPattern: time))
+    time == slx_clock_time_none() ? nil : .nanoseconds(Int64(bitPattern: UInt64(time)))
 }
 
 /// GstClockTime of a duration, GST_CLOCK_TIME_NONE for nil.
