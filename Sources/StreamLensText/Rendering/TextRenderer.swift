@@ -40,7 +40,7 @@ public final class TextRenderer: Sendable {
             var ink = PangoRectangle(), logical = PangoRectangle()
             pango_layout_get_pixel_extents(layout, &ink, &logical)
             // The outline of unboxed text reaches one pixel past the glyphs.
-            let outline = style.background == nil ? 1 : 0
+            let outline = style.background == nil && style.hasOutline ? 1 : 0
             let padding = style.padding + outline
             let width = max(1, Int(logical.width) + 2 * padding)
             let height = max(1, Int(logical.height) + 2 * padding)
@@ -53,7 +53,7 @@ public final class TextRenderer: Sendable {
                 }
                 pango_cairo_update_context(cairo, state.context)
                 cairo_move_to(cairo, Double(padding - Int(logical.x)), Double(padding - Int(logical.y)))
-                if style.background == nil {
+                if outline > 0 {
                     // A dark halo keeps light text readable on any video.
                     pango_cairo_layout_path(cairo, layout)
                     cairo_set_line_width(cairo, 2)

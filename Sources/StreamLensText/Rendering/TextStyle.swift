@@ -10,10 +10,12 @@ public struct TextStyle: Sendable, Hashable {
     public var background: RGBAColor?
     /// Pixels between the text and the edge of its box.
     public var padding: Int
+    /// Whether text without a background gets a one-pixel dark outline (ignored when there is a background).
+    public var hasOutline: Bool
 
     public init(
         font: String = "DejaVu Sans", size: Double = 18, isBold: Bool = true, colour: RGBAColor = .white,
-        background: RGBAColor? = nil, padding: Int? = nil
+        background: RGBAColor? = nil, padding: Int? = nil, hasOutline: Bool = true
     ) {
         precondition(size > 0, "text size must be positive")
         self.font = font
@@ -22,5 +24,6 @@ public struct TextStyle: Sendable, Hashable {
         self.colour = colour
         self.background = background
         self.padding = padding ?? max(2, Int((size / 5).rounded()))
+        self.hasOutline = hasOutline
     }
 }

@@ -118,3 +118,19 @@ struct SplitMix {
 
     mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
 }
+
+extension TestFrame {
+    /// A frame of one colour.
+    static func uniform(_ layout: PixelLayout = .i420, width: Int, height: Int, y: UInt8, u: UInt8, v: UInt8) -> TestFrame {
+        let frame = TestFrame(layout: layout, width: width, height: height)
+        let chromaCount = frame.chromaWidth * frame.chromaHeight
+        frame.set(
+            y: [UInt8](repeating: y, count: width * height), u: [UInt8](repeating: u, count: chromaCount),
+            v: [UInt8](repeating: v, count: chromaCount))
+        return frame
+    }
+
+    /// One sample, read in place (the array properties copy a whole plane).
+    func luma(_ x: Int, _ y: Int) -> UInt8 { withPlanes { $0.y[x, y] } }
+    func chroma(_ x: Int, _ y: Int) -> (u: UInt8, v: UInt8) { withPlanes { ($0.u[x, y], $0.v[x, y]) } }
+}
