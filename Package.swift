@@ -77,6 +77,13 @@ let package = Package(
             dependencies: ["StreamLens", "StreamLensStats", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // MARK: Benchmarks (run by hand in release mode; figures go to BENCHMARKS.md)
+        .executableTarget(
+            name: "CompositingBenchmark",
+            dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore"],
+            path: "Benchmarks/CompositingBenchmark"
+        ),
+
         // MARK: Tests
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
         .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),

@@ -20,7 +20,9 @@ public enum GStreamer {
     public static var version: String {
         guard let text = gst_version_string() else { return "unknown" }
         defer { g_free(text) }
-        return String(cString: text).replacingOccurrences(of: "GStreamer ", with: "")
+        let full = String(cString: text)
+        let prefix = "GStreamer "
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
     }
 
     /// True when an element factory of this name is installed.
