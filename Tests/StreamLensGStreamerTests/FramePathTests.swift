@@ -5,9 +5,33 @@ import StreamLensCore
 @testable import StreamLensGStreamer
 
 /// Runs `input ! appsink` → FramePath → `appsrc ! output` to the end and returns when the output saw end-of-stream.
+/// The waiting happens on a thread of its own, not on Swift concurrency's shared threads.
 private func runFramePath(
     input: String, output: String? = "fakesink sync=false", policy: BackpressurePolicy, capacity: Int = 3,
     compositors: [any CompositingStage] = [], analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
+    observer: RecordingObserver
+) async throws -> FramePath {
+    let stages = UncheckedBox((compositors, analysis))
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result {
+                try runFramePathBlocking(
+                    input: input, output: output, policy: policy, capacity: capacity, compositors: stages.value.0,
+                    analysis: stages.value.1, observer: observer)
+            })
+        }.start()
+    }
+}
+
+/// Carries test values that are only touched by one thread at a time across a thread boundary.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+private func runFramePathBlocking(
+    input: String, output: String?, policy: BackpressurePolicy, capacity: Int,
+    compositors: [any CompositingStage], analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)],
     observer: RecordingObserver
 ) throws -> FramePath {
     let inputPipeline = try Pipeline(
@@ -67,9 +91,9 @@ private final class CountingAnalysisStage: AnalysisStage {
 }
 
 @Suite(.serialized) struct FramePathTests {
-    @Test func blockPolicyDeliversEveryFrameInOrderWithContinuousTimestamps() throws {
+    @Test func blockPolicyDeliversEveryFrameInOrderWithContinuousTimestamps() async throws {
         let observer = RecordingObserver()
-        let path = try runFramePath(
+        let path = try await runFramePath(
             input: "videotestsrc num-buffers=90 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1",
             policy: .block, compositors: [SlowMarkerStage(delay: .milliseconds(1))], observer: observer)
         #expect(observer.decoded == 90)
@@ -85,10 +109,10 @@ private final class CountingAnalysisStage: AnalysisStage {
         }
     }
 
-    @Test func dropPolicyCountsEveryDropWhenCompositingIsTooSlow() throws {
+    @Test func dropPolicyCountsEveryDropWhenCompositingIsTooSlow() async throws {
         let observer = RecordingObserver()
         // A live 100 fps source against a stage that needs 30 ms a frame: about two thirds must be dropped.
-        _ = try runFramePath(
+        _ = try await runFramePath(
             input: "videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=320,height=240,framerate=100/1",
             policy: .drop, compositors: [SlowMarkerStage(delay: .milliseconds(30))], observer: observer)
         let drops = observer.state.withLock { $0.drops }
@@ -101,7 +125,7 @@ private final class CountingAnalysisStage: AnalysisStage {
         #expect(seen.sorted() == Array(0..<60))
     }
 
-    @Test func nv12FramesAreCompositedInTheirNativeLayout() throws {
+    @Test func nv12FramesAreCompositedInTheirNativeLayout() async throws {
         final class LayoutProbe: CompositingStage {
             let name = "probe"
             let layouts = Mutex<Set<PixelLayout>>([])
@@ -112,17 +136,17 @@ private final class CountingAnalysisStage: AnalysisStage {
         }
         let probe = LayoutProbe()
         let observer = RecordingObserver()
-        _ = try runFramePath(
+        _ = try await runFramePath(
             input: "videotestsrc num-buffers=10 ! video/x-raw,format=NV12,width=320,height=240",
             policy: .block, compositors: [probe], observer: observer)
         #expect(probe.layouts.withLock { $0 } == [.nv12])
         #expect(observer.output == 10)
     }
 
-    @Test func analysisRunsOffTheStreamingThreadOnADownscaledCopy() throws {
+    @Test func analysisRunsOffTheStreamingThreadOnADownscaledCopy() async throws {
         let stage = CountingAnalysisStage(delay: .zero)
         let observer = RecordingObserver()
-        let path = try runFramePath(
+        let path = try await runFramePath(
             input: "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=640,height=480,framerate=30/1",
             policy: .block, analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], observer: observer)
         // 30 frames at 30 fps = 1 s; one analysis per 100 ms of stream time.
@@ -132,10 +156,10 @@ private final class CountingAnalysisStage: AnalysisStage {
         #expect(observer.state.withLock { $0.skipped }.isEmpty)
     }
 
-    @Test func liveAnalysisThatCannotKeepUpSkipsFramesButNeverDropsVideo() throws {
+    @Test func liveAnalysisThatCannotKeepUpSkipsFramesButNeverDropsVideo() async throws {
         let stage = CountingAnalysisStage(delay: .milliseconds(100))
         let observer = RecordingObserver()
-        _ = try runFramePath(
+        _ = try await runFramePath(
             input: "videotestsrc is-live=true num-buffers=45 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1",
             policy: .drop, analysis: [(stage, FixedIntervalSchedule(interval: .zero))], observer: observer)
         let skipped = observer.state.withLock { $0.skipped["counter"] ?? 0 }

@@ -40,6 +40,14 @@ struct MetricsServerTests {
         return (status, parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 
+    /// ``get(_:port:)`` on a thread of its own: the blocking socket calls must not occupy one of the few threads the
+    /// server's tasks need.
+    static func fetch(_ path: String, port: Int) async throws -> (status: String, body: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try get(path, port: port) }) }.start()
+        }
+    }
+
     /// Sample values by series (name plus labels as written), skipping comments.
     static func samples(_ exposition: String) -> [String: Double] {
         var samples: [String: Double] = [:]
@@ -74,7 +82,7 @@ struct MetricsServerTests {
         let server = try await MetricsServer.start(port: 0, exporter: MetricsExporter(recorder: recorder))
         #expect(server.port > 0)
 
-        let first = try Self.get("/metrics", port: server.port)
+        let first = try await Self.fetch("/metrics", port: server.port)
         #expect(first.status == "HTTP/1.1 200 OK")
         var samples = Self.samples(first.body)
         #expect(samples["streamlens_frames_decoded_total"] == 100)
@@ -89,7 +97,7 @@ struct MetricsServerTests {
         // Counters follow the recorder between scrapes; sink drops show under late_at_sink.
         Self.feed(recorder, frames: 100..<150, dropEvery: 5)
         recorder.sinkReportedDrops(total: 4)
-        samples = Self.samples(try Self.get("/metrics", port: server.port).body)
+        samples = Self.samples(try await Self.fetch("/metrics", port: server.port).body)
         let snapshot = recorder.snapshot()
         #expect(samples["streamlens_frames_decoded_total"] == Double(snapshot.decoded))
         #expect(samples["streamlens_frames_decoded_total"] == 150)
@@ -97,7 +105,7 @@ struct MetricsServerTests {
         #expect(samples["streamlens_frames_dropped_total{cause=\"late_at_sink\"}"] == 4)
         #expect(samples["streamlens_frames_output_total"] == Double(snapshot.output + 4))
 
-        let other = try Self.get("/", port: server.port)
+        let other = try await Self.fetch("/", port: server.port)
         #expect(other.status == "HTTP/1.1 404 Not Found")
         await server.stop()
     }

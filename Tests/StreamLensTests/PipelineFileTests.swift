@@ -3,7 +3,7 @@ import Testing
 @testable import StreamLens
 
 @Suite struct PipelineFileTests {
-    @Test func shippedPipelinesParse() throws {
+    @Test func shippedPipelinesParse() async throws {
         for name in ["dashcam-file", "camera-live", "stream-rtp", "passthrough-bench"] {
             let path = repositoryRoot.appendingPathComponent("pipelines/\(name).yaml").path
             let configuration = try PipelineFile.load(path)
@@ -20,7 +20,7 @@ import Testing
         #expect(sink.hasSuffix("udpsink host=127.0.0.1 port=5000"))
     }
 
-    @Test func valuesAreRead() throws {
+    @Test func valuesAreRead() async throws {
         let configuration = try PipelineFile.parse(
             """
             source: { input: clip.mkv }
@@ -42,7 +42,7 @@ import Testing
         #expect(!configuration.showProgress)
     }
 
-    @Test func inputFlagOverridesTheFile() throws {
+    @Test func inputFlagOverridesTheFile() async throws {
         let configuration = try PipelineFile.parse("source: { input: a.mp4 }", file: "f.yaml", inputOverride: "b.mp4")
         #expect(configuration.input == .file(path: "b.mp4"))
     }
@@ -69,11 +69,11 @@ import Testing
         }
     }
 
-    @Test func aBadPipelineFileExitsWithStatus2AndOneLine() throws {
+    @Test func aBadPipelineFileExitsWithStatus2AndOneLine() async throws {
         let folder = try makeTemporaryFolder()
         let file = folder.appendingPathComponent("bad.yaml")
         try "source: { input: a.mp4 }\npool: { size: -1 }\n".write(to: file, atomically: true, encoding: .utf8)
-        let result = try runTool(["run", file.path])
+        let result = try await runTool(["run", file.path])
         #expect(result.status == 2)
         #expect(result.standardError == "streamlens: error: \(file.path): 'pool.size': -1 is out of range; allowed 1…64\n")
     }

@@ -4,15 +4,15 @@ import Testing
 import StreamLensGStreamer
 
 @Suite(.serialized) struct RunCommandTests {
-    @Test func fileOutputHasEveryInputFrameOnceAndInOrder() throws {
+    @Test func fileOutputHasEveryInputFrameOnceAndInOrder() async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("out.mp4")
-        let result = try runTool([
+        let result = try await runTool([
             "run", "--input", "videotestsrc num-buffers=75 ! video/x-raw,width=320,height=240,framerate=25/1",
             "--output", output.path, "--stamp", "--quiet",
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        let decoded = try decode(output)
+        let decoded = try await decode(output)
         #expect(decoded.frames.count == 75)
         #expect(decoded.frames.map(\.stampIndex) == Array(0..<75).map { Optional($0) })
         #expect((decoded.width, decoded.height) == (320, 240))
@@ -21,18 +21,18 @@ import StreamLensGStreamer
     }
 
     @Test(arguments: ["mkv", "webm", "mov"])
-    func otherContainersKeepEveryFrame(extension ext: String) throws {
+    func otherContainersKeepEveryFrame(extension ext: String) async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("out.\(ext)")
-        let result = try runTool([
+        let result = try await runTool([
             "run", "--input", "videotestsrc num-buffers=20 ! video/x-raw,width=320,height=240,framerate=25/1",
             "--output", output.path, "--stamp", "--quiet",
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        #expect(try decode(output).frames.map(\.stampIndex) == Array(0..<20).map { Optional($0) })
+        #expect(try await decode(output).frames.map(\.stampIndex) == Array(0..<20).map { Optional($0) })
     }
 
-    @Test func stillImageIsAOneFrameInput() throws {
+    @Test func stillImageIsAOneFrameInput() async throws {
         let folder = try makeTemporaryFolder()
         let image = folder.appendingPathComponent("still.jpg")
         let make = Process()
@@ -42,19 +42,19 @@ import StreamLensGStreamer
         try make.run()
         make.waitUntilExit()
         let output = folder.appendingPathComponent("still.mkv")
-        let result = try runTool(["run", "--input", image.path, "--output", output.path, "--stamp", "--quiet"])
+        let result = try await runTool(["run", "--input", image.path, "--output", output.path, "--stamp", "--quiet"])
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        #expect(try decode(output).frames.count == 1)
+        #expect(try await decode(output).frames.count == 1)
     }
 
-    @Test func sinkDescriptionStreamsRTPThatAReceiverDecodes() throws {
+    @Test func sinkDescriptionStreamsRTPThatAReceiverDecodes() async throws {
         // A receiver on loopback, started first, counts the frames it can decode.
         let port = 15_000 + Int.random(in: 0..<2000)
         let receiver = try Pipeline(
             "udpsrc port=\(port) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" "
                 + "! rtph264depay ! avdec_h264 ! fakesink name=counter signal-handoffs=false sync=false", label: "receiver")
         try receiver.setState(.playing)
-        let result = try runTool([
+        let result = try await runTool([
             "run", "--input", "videotestsrc num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1",
             "--output",
             "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 ! rtph264pay config-interval=1 pt=96 "
@@ -63,13 +63,13 @@ import StreamLensGStreamer
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         // Every buffer that reached the receiver's sink was a decoded frame; loopback loses nothing here.
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         let received = receiver.renderedFrames(sinkName: "counter")
         try receiver.setState(.null)
         #expect(received >= 50, "receiver decoded \(received) of 60 frames")
     }
 
-    @Test func terminateSignalAlsoFinalizesTheFile() throws {
+    @Test func terminateSignalAlsoFinalizesTheFile() async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("live.mkv")
         let process = Process()
@@ -80,24 +80,24 @@ import StreamLensGStreamer
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        try await Task.sleep(for: .milliseconds(1500))
         process.terminate()
-        process.waitUntilExit()
+        try await offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == 130)
-        #expect(try decode(output).frames.count > 10)
+        #expect(try await decode(output).frames.count > 10)
     }
 
-    @Test func interruptFinalizesAPlayableFileAndExitsWith130() throws {
+    @Test func interruptFinalizesAPlayableFileAndExitsWith130() async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("live.mp4")
         let reportPath = folder.appendingPathComponent("report.json")
-        let result = try runTool(
+        let result = try await runTool(
             [
                 "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
                 "--output", output.path, "--stamp", "--quiet", "--report", reportPath.path,
             ], interruptAfter: .seconds(2))
         #expect(result.status == 130, "stderr: \(result.standardError)")
-        let decoded = try decode(output)
+        let decoded = try await decode(output)
         #expect(decoded.frames.count > 20)
         let report = try Report(reportPath)
         #expect(report.interrupted)
@@ -111,10 +111,10 @@ import StreamLensGStreamer
 }
 
 @Suite(.serialized) struct RunReportTests {
-    @Test func reportCountsEveryFrameOfAFile() throws {
+    @Test func reportCountsEveryFrameOfAFile() async throws {
         let folder = try makeTemporaryFolder()
         let reportPath = folder.appendingPathComponent("report.json")
-        let result = try runTool([
+        let result = try await runTool([
             "run", "--input", "videotestsrc num-buffers=50 ! video/x-raw,width=320,height=240,framerate=25/1",
             "--output", "null", "--quiet", "--report", reportPath.path,
         ])
@@ -135,11 +135,11 @@ import StreamLensGStreamer
 
     /// A live 1080p60 source into an encoder far too slow for it on this machine: frames must be dropped at the pool
     /// and counted, and the file must hold exactly the frames the report says were output.
-    @Test func liveSourceIntoASlowEncoderDropsAndCountsExactly() throws {
+    @Test func liveSourceIntoASlowEncoderDropsAndCountsExactly() async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("slow.mkv")
         let reportPath = folder.appendingPathComponent("report.json")
-        let result = try runTool([
+        let result = try await runTool([
             "run", "--input", "videotestsrc is-live=true num-buffers=150 ! video/x-raw,width=1920,height=1080,framerate=60/1",
             "--output", "x264enc speed-preset=slower ! matroskamux ! filesink location=\(output.path)",
             "--stamp", "--quiet", "--report", reportPath.path,
@@ -151,7 +151,7 @@ import StreamLensGStreamer
         #expect(report.droppedTotal > 0)
         #expect(report.dropped["pool_full"] == report.droppedTotal - (report.dropped["late_at_sink"] ?? 0))
         #expect(report.decoded == report.output + report.droppedTotal)
-        let decoded = try decode(output)
+        let decoded = try await decode(output)
         #expect(decoded.frames.count == report.output)
         // The stamps show which frames survived: strictly increasing, with gaps where frames were dropped.
         let indices = decoded.frames.compactMap(\.stampIndex)
@@ -162,10 +162,10 @@ import StreamLensGStreamer
 extension RunReportTests {
     /// A file into a sink that takes 20 ms a frame: the decoder waits (backpressure), nothing is dropped, and the
     /// report shows blocking, not stalls.
-    @Test func slowSinkOnAFileIsBackpressureNotLoss() throws {
+    @Test func slowSinkOnAFileIsBackpressureNotLoss() async throws {
         let folder = try makeTemporaryFolder()
         let reportPath = folder.appendingPathComponent("report.json")
-        let result = try runTool([
+        let result = try await runTool([
             "run", "--input", "videotestsrc num-buffers=40 ! video/x-raw,width=320,height=240,framerate=25/1",
             "--output", "identity sleep-time=20000 ! fakesink sync=false", "--quiet", "--report", reportPath.path,
         ])
@@ -212,33 +212,33 @@ struct Report {
         (["run", "--input", "videotestsrc num-buffers=1", "--backpressure", "maybe"], 2, "'maybe' is not allowed"),
         (["run", "--input", "videotestsrc num-buffers=1", "--pool-size", "0"], 2, "out of range"),
     ])
-    func badInputGivesOneClearLine(arguments: [String], status: Int32, message: String) throws {
-        let result = try runTool(arguments, in: try makeTemporaryFolder())
+    func badInputGivesOneClearLine(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await runTool(arguments, in: try makeTemporaryFolder())
         #expect(result.status == status)
         let lines = result.standardError.split(separator: "\n").filter { $0.contains("error") }
         #expect(lines.count == 1, "stderr: \(result.standardError)")
         #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
     }
 
-    @Test func aFileThatIsNotVideoIsNamed() throws {
+    @Test func aFileThatIsNotVideoIsNamed() async throws {
         let folder = try makeTemporaryFolder()
         let text = folder.appendingPathComponent("notes.mp4")
         try Data("these are not frames\n".utf8).write(to: text)
-        let result = try runTool(["run", "--input", text.path])
+        let result = try await runTool(["run", "--input", text.path])
         #expect(result.status == 1)
         #expect(result.standardError.contains("is not a video GStreamer can decode"), "stderr: \(result.standardError)")
     }
 
-    @Test(.enabled(if: getuid() != 0, "root can read every file")) func anUnreadableFileIsNamed() throws {
+    @Test(.enabled(if: getuid() != 0, "root can read every file")) func anUnreadableFileIsNamed() async throws {
         let folder = try makeTemporaryFolder()
         let file = folder.appendingPathComponent("locked.mp4")
         try Data([0]).write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
-        let result = try runTool(["run", "--input", file.path])
+        let result = try await runTool(["run", "--input", file.path])
         #expect(result.standardError.contains("cannot be read"))
     }
 
-    @Test func aMissingDecoderPluginIsReported() throws {
+    @Test func aMissingDecoderPluginIsReported() async throws {
         let folder = try makeTemporaryFolder()
         let clip = folder.appendingPathComponent("clip.mp4")
         let make = Process()
@@ -247,7 +247,7 @@ struct Report {
         try make.run()
         make.waitUntilExit()
         // Hiding every H.264 decoder from autoplugging is what a machine without gstreamer1.0-libav looks like.
-        let result = try runTool(
+        let result = try await runTool(
             ["run", "--input", clip.path],
             environment: ["GST_PLUGIN_FEATURE_RANK": "avdec_h264:NONE,openh264dec:NONE,v4l2h264dec:NONE,vaapih264dec:NONE,nvh264dec:NONE,vah264dec:NONE"])
         #expect(result.status == 1)

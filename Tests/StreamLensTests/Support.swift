@@ -23,14 +23,31 @@ func makeTemporaryFolder() throws -> URL {
 }
 
 /// Result of running the command-line tool.
-struct ToolResult {
+struct ToolResult: Sendable {
     var status: Int32
     var standardOutput: String
     var standardError: String
 }
 
+/// Runs `work` on a thread of its own and waits for it without holding one of Swift concurrency's few threads (tests
+/// run in parallel; blocking calls on the shared pool would starve tests that need it, like the metrics server's).
+func offThePool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Swift.Result { try work() }) }.start()
+    }
+}
+
 /// Runs `streamlens` with `arguments`; `interruptAfter` sends SIGINT after that delay.
 func runTool(
+    _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], interruptAfter: Duration? = nil,
+    timeout: Duration = .seconds(120)
+) async throws -> ToolResult {
+    try await offThePool {
+        try runToolBlocking(arguments, in: folder, environment: environment, interruptAfter: interruptAfter, timeout: timeout)
+    }
+}
+
+private func runToolBlocking(
     _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], interruptAfter: Duration? = nil,
     timeout: Duration = .seconds(120)
 ) throws -> ToolResult {
@@ -63,14 +80,18 @@ func runTool(
 }
 
 /// What a decoded file holds: frames with their PTS and the frame-stamp index read back from each.
-struct DecodedFile {
+struct DecodedFile: @unchecked Sendable {
     var frames: [(pts: Duration?, stampIndex: Int?)]
     var width: Int
     var height: Int
 }
 
 /// Decodes `file` to the end with GStreamer (through StreamLens's own frame path, without output).
-func decode(_ file: URL) throws -> DecodedFile {
+func decode(_ file: URL) async throws -> DecodedFile {
+    try await offThePool { try decodeBlocking(file) }
+}
+
+private func decodeBlocking(_ file: URL) throws -> DecodedFile {
     final class StampReader: CompositingStage {
         let name = "stamp-reader"
         let frames = Mutex<[(pts: Duration?, stampIndex: Int?)]>([])
