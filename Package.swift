@@ -51,7 +51,11 @@ let package = Package(
 
         // MARK: Swift modules
         .target(name: "StreamLensCore"),
-        .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
+        .target(
+            name: "StreamLensGStreamer",
+            // StreamLensCompositing: the overlay clip decoder (Overlay/) returns its tiles and clip protocol.
+            dependencies: ["StreamLensCore", "StreamLensCompositing", "CGStreamer", "CGStreamerShim"]
+        ),
         .target(
             name: "StreamLensStats",
             dependencies: [
@@ -88,7 +92,10 @@ let package = Package(
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
         .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),
         .testTarget(name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore"]),
-        .testTarget(name: "StreamLensCompositingTests", dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore"]),
+        .testTarget(
+            name: "StreamLensCompositingTests",
+            dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore", "StreamLensGStreamer"]
+        ),
         .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
         .testTarget(name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer"]),

@@ -96,6 +96,25 @@ let badgeAndHUD = AnnotationStage(annotators: [
     HUDAnnotator(renderer: renderer) { HUDSnapshot(framesPerSecond: 24.98, droppedFrames: 3) },
 ])
 let spotlight = AnnotationStage(annotators: [SpotlightAnnotator()])
+/// Serves a 60-frame, 30 fps loop of disc tiles at any requested size, from memory.
+struct DiscClipLoader: OverlayClipLoader {
+    func loadClip(_ request: OverlayClipRequest) throws(OverlayError) -> any OverlayClipSource {
+        let size = request.width ?? 128
+        let frames = (0..<60).map { discTile(size: size, red: UInt32(100 + $0), green: 160, blue: 230) }
+        return OverlayClip(name: request.path, frames: frames, timing: .constant(FrameRate(30), frameCount: 60))
+    }
+}
+let overlayStage = OverlayStage(
+    rules: [
+        OverlayRule(path: "logo", trigger: .always, placement: .fixed(x: 100, y: 100, width: 384, height: 384)),
+        OverlayRule(
+            path: "marker", trigger: .detection(className: "person", minimumConfidence: 0),
+            placement: .box(anchor: .top, scale: 0.5, minimumWidth: 64, maximumWidth: 128)),
+    ],
+    loader: DiscClipLoader(), loadsInBackground: false, warn: { print("warning: \($0)") })
+overlayStage.preroll()
+var overlayFrame = 0
+
 // Control for the allocation counter: a one-entry label cache re-renders every label on every frame.
 let thrashingLabels = AnnotationStage(annotators: [LabelAnnotator(cacheCapacity: 1, renderer: renderer)])
 
@@ -131,6 +150,12 @@ for layout in PixelLayout.allCases {
         })
         report("\(layout) spotlight (dims the full frame outside 10 boxes)", measure {
             spotlight.composite(onto: planes, context: context)
+        })
+        report("\(layout) OverlayStage: 384² always-on loop + 2 box markers (128²), 30 fps clips", measure {
+            overlayFrame += 1
+            let frameContext = CompositeContext(
+                pts: .milliseconds(40 * overlayFrame), frameIndex: overlayFrame, latestDetections: context.latestDetections)
+            overlayStage.composite(onto: planes, context: frameContext)
         })
         report("\(layout) control: labels with a 1-entry cache (render every frame)", measure {
             thrashingLabels.composite(onto: planes, context: context)

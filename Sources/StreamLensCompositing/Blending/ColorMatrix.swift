@@ -6,6 +6,13 @@ public enum ColorMatrix: String, Sendable, Equatable, CaseIterable {
     /// ITU-R BT.709: high-definition video (the default; GStreamer picks it for HD sizes).
     case bt709
 
+    /// The matrix to assume for a video that does not state one: BT.709 from 720 lines up, BT.601 below (the
+    /// convention GStreamer follows for YUV caps without colorimetry). `rawValue` is also GStreamer's colorimetry
+    /// name, for the overlay decoder's caps.
+    public static func assumed(forWidth width: Int, height: Int) -> ColorMatrix {
+        height >= 720 || width > 1024 ? .bt709 : .bt601
+    }
+
     /// Luma weight of red (Kr) and blue (Kb); green gets the rest.
     var redAndBlueWeights: (red: Double, blue: Double) {
         switch self {

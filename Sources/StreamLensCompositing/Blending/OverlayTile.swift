@@ -37,6 +37,7 @@ public final class OverlayTile: Sendable {
         self.luma = luma
         self.alpha = alpha
         self.lumaRows = TileRowSpan.spans(ofAlpha: alpha, width: width, height: height)
+        self.isFullyTransparent = lumaRows.allSatisfy { $0.start == $0.end }
         self.evenChroma = chroma
     }
 
@@ -46,8 +47,8 @@ public final class OverlayTile: Sendable {
         return 2 * luma.count + lumaRows.count * MemoryLayout<TileRowSpan>.stride + evenChroma.byteCount + derived
     }
 
-    /// True when every pixel is transparent: nothing to draw.
-    public var isFullyTransparent: Bool { lumaRows.allSatisfy { $0.start == $0.end } }
+    /// True when every pixel is transparent: nothing to draw (blending returns at once).
+    public let isFullyTransparent: Bool
 
     /// The chroma to use for a placement whose x and y have parities `phaseX`, `phaseY` (0 or 1).
     func chroma(phaseX: Int, phaseY: Int) -> TileChroma {

@@ -18,10 +18,10 @@ public enum TileBlender {
     /// Blends `tile` with its top-left corner at luma pixel (`x`, `y`) of `frame`, which may be negative or past the
     /// edge: the tile is clipped.
     /// - Parameter opacity: 0…1, multiplies the tile's alpha (fades). Scales the premultiplied values, so colour
-    ///   and alpha fade together; 0 returns at once.
+    ///   and alpha fade together. Opacity 0 and a fully transparent tile return at once.
     public static func blend(_ tile: OverlayTile, onto frame: YUVPlanes, x: Int, y: Int, opacity: Double = 1) {
         let level = opacityLevel(opacity)
-        guard level > 0 else { return }
+        guard level > 0, !tile.isFullyTransparent else { return }
         // Clip against the luma plane; if nothing of the tile's box is visible, nothing of its chroma is either.
         guard x < frame.y.width, y < frame.y.height, x + tile.width > 0, y + tile.height > 0 else { return }
         tile.luma.withUnsafeBufferPointer { values in

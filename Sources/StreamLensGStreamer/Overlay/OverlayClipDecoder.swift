@@ -1,0 +1,174 @@
+internal import CGStreamer
+internal import CGStreamerShim
+import StreamLensCompositing
+import StreamLensCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes any alpha clip or image GStreamer can read into an in-memory loop of ready-to-blend tiles.
+///
+/// Pipeline: `uridecodebin ! videoconvert ! videoscale ! video/x-raw,format=A420,… ! appsink`. `uridecodebin`
+/// picks the decoder: WebM VP8/VP9 with alpha (through `vp8alphadecodebin`/`vp9alphadecodebin`, automatically),
+/// ProRes 4444 and QuickTime RLE (`avdec_prores`, `avdec_qtrle`), animated GIF and WebP, still PNG and SVG
+/// (`rsvgdec`). `videoconvert` turns whatever alpha format comes out into A420 (I420 plus full-resolution alpha),
+/// in the video's colour matrix (`colorimetry`), and `videoscale` scales to the draw size, so every frame is
+/// converted to a premultiplied ``OverlayTile`` exactly once.
+///
+/// Design: the whole loop is decoded once, at draw size, and kept in memory (about 2.8 bytes per pixel per
+/// frame: a 128×128 × 140-frame logo takes 6 MB). Drawing then needs no decoder thread, no seeking at the loop
+/// point (which is what makes the loop seamless) and no colour conversion. A clip that would exceed
+/// `memoryBudget` is refused with an error that says so, rather than streamed; draw it smaller or shorten it.
+///
+/// ## Thread Safety
+/// Stateless apart from its settings: each call builds, runs and tears down its own pipeline, so calls from
+/// different threads are independent. A call blocks until the clip is decoded (or `timeout`).
+public final class OverlayClipDecoder: OverlayClipLoader {
+    /// 256 MiB per clip.
+    public static let defaultMemoryBudget = 256 << 20
+
+    /// Most bytes one decoded clip may hold.
+    public let memoryBudget: Int
+    /// Longest a decode may take.
+    public let timeout: Duration
+    /// GStreamer colorimetry of the converted frames ("bt709", "bt601"); match the main video's.
+    public let colorimetry: String
+
+    public init(memoryBudget: Int = OverlayClipDecoder.defaultMemoryBudget, timeout: Duration = .seconds(60), colorimetry: String = "bt709") {
+        self.memoryBudget = memoryBudget
+        self.timeout = timeout
+        self.colorimetry = colorimetry
+    }
+
+    public func loadClip(_ request: OverlayClipRequest) throws(OverlayError) -> any OverlayClipSource {
+        let path = request.path
+        guard access(path, R_OK) == 0 else { throw .fileNotFound(path: path) }
+        let uri = try Self.uri(forPath: path)
+        var caps = "video/x-raw,format=A420,pixel-aspect-ratio=1/1,colorimetry=\(colorimetry)"
+        if let width = request.width { caps += ",width=\(width)" }
+        if let height = request.height { caps += ",height=\(height)" }
+        let description =
+            "uridecodebin name=source ! videoconvert ! videoscale ! \(caps) ! appsink name=frames sync=false max-buffers=4 enable-last-sample=false"
+        let pipeline: Pipeline
+        let sinkElement: UnsafeMutablePointer<GstElement>
+        do {
+            pipeline = try Pipeline(description, label: "overlay clip")
+            slx_overlay_set_string_property(try pipeline.child(named: "source"), "uri", uri)
+            sinkElement = try pipeline.child(named: "frames")
+        } catch {
+            throw .undecodable(path: path, reason: error.description)
+        }
+        defer { _ = try? pipeline.setState(.null) }
+        guard let sink = slx_as_app_sink(sinkElement) else {
+            throw .undecodable(path: path, reason: "the frame sink is not an appsink")
+        }
+        do {
+            try pipeline.setState(.playing)
+        } catch {
+            throw .undecodable(path: path, reason: Self.busError(pipeline) ?? error.description)
+        }
+        return try pullFrames(from: sink, pipeline: pipeline, path: path)
+    }
+
+    private func pullFrames(
+        from sink: UnsafeMutablePointer<GstAppSink>, pipeline: Pipeline, path: String
+    ) throws(OverlayError) -> OverlayClip {
+        let clock = SystemClock()
+        let deadline = clock.now() + timeout
+        var tiles: [OverlayTile] = []
+        var timestamps: [Duration?] = []
+        var lastDuration: Duration?
+        var frameRate: FrameRate?
+        var bytes = 0
+        while true {
+            guard let sample = gst_app_sink_try_pull_sample(sink, clockTime(from: .milliseconds(100))) else {
+                if let failure = Self.busError(pipeline) { throw .undecodable(path: path, reason: failure) }
+                if gst_app_sink_is_eos(sink) != 0 { break }
+                if clock.now() > deadline { throw .timedOut(path: path, seconds: Int(timeout.seconds)) }
+                continue
+            }
+            defer { slx_sample_unref(sample) }
+            guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else { continue }
+            var info = GstVideoInfo()
+            guard gst_video_info_from_caps(&info, caps) != 0 else {
+                throw .undecodable(path: path, reason: "unreadable frame caps")
+            }
+            let tile = try Self.tile(from: buffer, info: &info, path: path)
+            bytes += tile.byteCount
+            if bytes > memoryBudget {
+                throw .overMemoryBudget(path: path, width: tile.width, height: tile.height, frames: tiles.count + 1, budget: memoryBudget)
+            }
+            tiles.append(tile)
+            timestamps.append(duration(fromClockTime: slx_buffer_pts(buffer)))
+            lastDuration = duration(fromClockTime: slx_buffer_duration(buffer))
+            let numerator = Int(slx_video_info_fps_n(&info)), denominator = Int(slx_video_info_fps_d(&info))
+            frameRate = numerator > 0 && denominator > 0 ? FrameRate(numerator, denominator) : nil
+        }
+        guard !tiles.isEmpty else { throw .noFrames(path: path) }
+        return OverlayClip(name: path, frames: tiles, timing: Self.timing(
+            frameCount: tiles.count, frameRate: frameRate, timestamps: timestamps, lastDuration: lastDuration))
+    }
+
+    /// Constant rate when the caps state one; otherwise each frame lasts until the next one's timestamp (GIF
+    /// delays), the last for its buffer duration (or the mean of the others, or 100 ms).
+    static func timing(frameCount: Int, frameRate: FrameRate?, timestamps: [Duration?], lastDuration: Duration?) -> LoopTiming {
+        if let frameRate { return .constant(frameRate, frameCount: frameCount) }
+        var durations: [Duration] = []
+        for index in 0..<(frameCount - 1) {
+            if let start = timestamps[index], let next = timestamps[index + 1], next > start {
+                durations.append(next - start)
+            } else {
+                durations.append(.milliseconds(100))
+            }
+        }
+        let mean = durations.isEmpty ? Duration.milliseconds(100) : durations.reduce(.zero, +) / durations.count
+        durations.append(lastDuration.flatMap { $0 > .zero ? $0 : nil } ?? mean)
+        return .variable(frameDurations: durations)
+    }
+
+    /// Maps an A420 buffer and converts it into a premultiplied tile.
+    private static func tile(
+        from buffer: UnsafeMutablePointer<GstBuffer>, info: inout GstVideoInfo, path: String
+    ) throws(OverlayError) -> OverlayTile {
+        guard slx_video_info_format(&info) == GST_VIDEO_FORMAT_A420 else {
+            throw .undecodable(path: path, reason: "frames arrived without an alpha plane")
+        }
+        var frame = GstVideoFrame()
+        guard gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ) != 0 else {
+            throw .undecodable(path: path, reason: "a decoded frame could not be mapped")
+        }
+        defer { gst_video_frame_unmap(&frame) }
+        let width = Int(info.width), height = Int(info.height)
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        func plane(_ index: UInt32, _ planeWidth: Int, _ planeHeight: Int) -> Plane {
+            Plane(
+                base: slx_video_frame_plane_data(&frame, index), stride: Int(slx_video_frame_plane_stride(&frame, index)),
+                width: planeWidth, height: planeHeight)
+        }
+        // A420 planes: 0 Y, 1 U, 2 V, 3 A.
+        return OverlayTile(
+            a420: plane(0, width, height), u: plane(1, chromaWidth, chromaHeight), v: plane(2, chromaWidth, chromaHeight),
+            alpha: plane(3, width, height))
+    }
+
+    /// The first ERROR (or missing-plugin) message waiting on the bus, as text.
+    private static func busError(_ pipeline: Pipeline) -> String? {
+        while let message = pipeline.nextMessage(timeout: .zero) {
+            switch message {
+            case .error(let error): return error.description
+            case .missingPlugin(let detail): return GStreamerError.missingPlugin(detail: detail).description
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    private static func uri(forPath path: String) throws(OverlayError) -> String {
+        var error: UnsafeMutablePointer<GError>?
+        guard let uri = gst_filename_to_uri(path, &error) else {
+            throw .undecodable(path: path, reason: takeMessage(error))
+        }
+        defer { g_free(uri) }
+        return String(cString: uri)
+    }
+}
