@@ -11,4 +11,6 @@ if ! G_DEBUG=fatal-criticals swift test --skip-build --filter "FramePathTests|Ru
   echo "test: FAILED under G_DEBUG=fatal-criticals (full log: .build/fatal-criticals.log)"
   exit 1
 fi
-swift test --skip-build
+# One test at a time: several suites decode video or run detectors synchronously, and on two cores running them side
+# by side would starve the tasks of async tests (the metrics server) of Swift concurrency's threads.
+swift test --skip-build --no-parallel

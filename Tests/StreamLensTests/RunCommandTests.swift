@@ -54,8 +54,9 @@ import StreamLensGStreamer
             "udpsrc port=\(port) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" "
                 + "! rtph264depay ! avdec_h264 ! fakesink name=counter signal-handoffs=false sync=false", label: "receiver")
         try receiver.setState(.playing)
+        // A live (paced) source: UDP on loopback keeps up with 30 fps, a burst could overflow the socket buffer.
         let result = try await runTool([
-            "run", "--input", "videotestsrc num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1",
+            "run", "--input", "videotestsrc is-live=true num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1",
             "--output",
             "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=10 ! rtph264pay config-interval=1 pt=96 "
                 + "! udpsink host=127.0.0.1 port=\(port) sync=false",
