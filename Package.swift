@@ -73,12 +73,12 @@ let package = Package(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
-                "StreamLensDetection", "StreamLensSigns", "Yams",
+                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams",
             ]
         ),
         .executableTarget(
             name: "streamlens",
-            dependencies: ["StreamLens", "StreamLensStats", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["StreamLens", "StreamLensStats", "StreamLensCompositing", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Benchmarks (run by hand in release mode; figures go to BENCHMARKS.md)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreamLens
+import StreamLensCompositing
 
 /// `streamlens run [FILE.yaml] [--input …] [--output …]`: flags override the pipeline file.
 struct RunCommand: ParsableCommand {
@@ -38,6 +39,14 @@ struct RunCommand: ParsableCommand {
 
     @Flag(help: "Burn frame index and time into every frame.")
     var stamp = false
+
+    @Option(help: ArgumentHelp(
+        "What to draw: a comma list of boxes, labels, badge, hud, spotlight; or none.",
+        discussion: "Default: boxes and labels (and the speed-limit badge) whenever an analysis stage runs."))
+    var annotate: String?
+
+    @Option(help: ArgumentHelp("Always-on overlay clip PATH@x,y[,w,h] (repeatable): WebM/MOV with alpha, PNG, SVG, GIF…"))
+    var overlay: [String] = []
 
     @Option(help: "Write the run report as JSON.")
     var report: String?
@@ -108,6 +117,12 @@ struct RunCommand: ParsableCommand {
             configuration.encoderPreset = encoderPreset
         }
         if stamp { configuration.frameStamp = true }
+        if let annotate { configuration.annotations = try Self.annotations(from: annotate) }
+        for specification in overlay {
+            do { configuration.overlays.append(try OverlayRule.parseAlwaysOn(specification)) } catch {
+                throw .invalidConfiguration(file: nil, key: "--overlay", problem: error.description)
+            }
+        }
         configuration.reportPath = report ?? configuration.reportPath
         configuration.timelinePath = timeline ?? configuration.timelinePath
         configuration.htmlPath = html ?? configuration.htmlPath
@@ -124,3 +139,20 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+extension RunCommand {
+    static let annotationNames = ["boxes", "labels", "badge", "hud", "spotlight", "none"]
+
+    /// `--annotate boxes,labels,badge,hud,spotlight` → what to draw (badge top-right, HUD bottom-left, spotlight 30 %).
+    static func annotations(from list: String) throws(RunError) -> AnnotationConfiguration {
+        let names = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if let unknown = names.first(where: { !annotationNames.contains($0) }) {
+            throw .invalidConfiguration(
+                file: nil, key: "--annotate", problem: "'\(unknown)' is not allowed; use \(annotationNames.joined(separator: ", "))")
+        }
+        return AnnotationConfiguration(
+            boxes: names.contains("boxes"), labels: names.contains("labels"),
+            speedLimitBadge: names.contains("badge") ? FrameCorner.topRight.rawValue : "off",
+            hud: names.contains("hud") ? FrameCorner.bottomLeft.rawValue : "off",
+            spotlight: names.contains("spotlight") ? 0.3 : nil)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensCompositing
 import StreamLensCore
 
 /// A pipeline file (`pipelines/*.yaml`): source, pool, analysis, stages, sink and report of a run.
@@ -82,11 +83,56 @@ public enum PipelineFile {
 }
 
 /// The `stages` section: which stages run and how.
+///
+/// ```yaml
+/// stages:
+///   frame_stamp: true
+///   annotations: { boxes: true, labels: true, speed_limit_badge: top-right, hud: top-left, spotlight: 0.3 }
+///   overlays:
+///     - { clip: logo.webm, when: always, at: top-right, size: 128,128 }
+///     - { clip: fx.webm, when: class:person, at: box:top, scale: 0.6 }
+///   overlay_cache: 5
+/// ```
 enum StageOptions {
-    static let keys = ["frame_stamp"]
+    static let keys = ["frame_stamp", "annotations", "overlays", "overlay_cache"]
+    static let annotationKeys = ["boxes", "labels", "speed_limit_badge", "hud", "spotlight", "sources"]
+    static let overlayKeys = [
+        "clip", "when", "at", "size", "margin", "scale", "min_width", "max_width", "min_confidence", "fade_in",
+        "fade_out", "max_instances", "max_age", "opacity",
+    ]
 
     static func read(_ stages: ConfigSection, into configuration: inout RunConfiguration) throws(RunError) {
         try stages.rejectUnknownKeys(keys)
         configuration.frameStamp = try stages.bool("frame_stamp") ?? configuration.frameStamp
+        configuration.overlayCacheCapacity = try stages.int("overlay_cache", in: 1...64) ?? configuration.overlayCacheCapacity
+        if let annotations = try stages.section("annotations") {
+            try annotations.rejectUnknownKeys(annotationKeys)
+            configuration.annotations = AnnotationConfiguration(
+                boxes: try annotations.bool("boxes"), labels: try annotations.bool("labels"),
+                speedLimitBadge: try annotations.choice("speed_limit_badge", corners),
+                hud: try annotations.choice("hud", corners), spotlight: try annotations.double("spotlight", in: 0...1),
+                sources: try annotations.strings("sources"))
+        }
+        for overlay in try stages.sections("overlays") ?? [] {
+            try overlay.rejectUnknownKeys(overlayKeys)
+            guard let clip = try overlay.string("clip") else { throw overlay.problem("clip", "every overlay needs a clip file") }
+            var rule = OverlayRuleConfiguration(
+                clip: clip, when: try overlay.string("when"), at: try overlay.string("at"), size: try overlay.string("size"))
+            rule.margin = try overlay.int("margin", in: 0...10_000)
+            rule.scale = try overlay.double("scale", in: 0.01...100)
+            rule.minWidth = try overlay.int("min_width", in: 2...8192)
+            rule.maxWidth = try overlay.int("max_width", in: 2...8192)
+            rule.minConfidence = try overlay.double("min_confidence", in: 0...1)
+            rule.fadeIn = try overlay.double("fade_in", in: 0...60)
+            rule.fadeOut = try overlay.double("fade_out", in: 0...60)
+            rule.maxInstances = try overlay.int("max_instances", in: 1...256)
+            rule.maxAge = try overlay.double("max_age", in: 0...86_400)
+            rule.opacity = try overlay.double("opacity", in: 0...1)
+            do { configuration.overlays.append(try rule.makeRule()) } catch {
+                throw .invalidConfiguration(file: overlay.file, key: overlay.path, problem: error.description)
+            }
+        }
     }
+
+    static let corners = FrameCorner.allCases.map(\.rawValue) + ["off"]
 }

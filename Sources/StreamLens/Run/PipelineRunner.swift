@@ -41,24 +41,36 @@ public final class PipelineRunner {
         public init() {}
     }
 
+    /// The stages of a run, built once the input's format is known (nil when a live source has not said yet).
+    public struct Stages {
+        public var compositors: [any CompositingStage]
+        public var analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)]
+
+        public init(
+            compositors: [any CompositingStage] = [],
+            analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = []
+        ) {
+            self.compositors = compositors
+            self.analysis = analysis
+        }
+    }
+
     public let configuration: RunConfiguration
-    private let compositors: [any CompositingStage]
-    private let analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)]
+    private let makeStages: (VideoFormat?) throws(RunError) -> Stages
     private let observer: (any FramePathObserver)?
     private let clock: any MonotonicClock
     private let interrupt: InterruptSignal
 
+    /// - Parameter stages: builds the stages after the input prerolled, from its format when known.
     public init(
         configuration: RunConfiguration,
-        compositors: [any CompositingStage] = [],
-        analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
+        stages: @escaping (VideoFormat?) throws(RunError) -> Stages = { _ in Stages() },
         observer: (any FramePathObserver)? = nil,
         clock: any MonotonicClock = SystemClock(),
         interrupt: InterruptSignal = InterruptSignal()
     ) {
         self.configuration = configuration
-        self.compositors = compositors
-        self.analysis = analysis
+        self.makeStages = stages
         self.observer = observer
         self.clock = clock
         self.interrupt = interrupt
@@ -83,12 +95,13 @@ public final class PipelineRunner {
                 try makePipeline(description, label: "output", userText: configuration.output.label)
             }
 
+        let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName))
         let path: FramePath
         do {
             path = try FramePath(
                 configuration: .init(
                     pool: PoolConfiguration(capacity: configuration.poolCapacity, policy: policy),
-                    compositors: compositors, analysis: analysis, observer: observer, clock: clock),
+                    compositors: stages.compositors, analysis: stages.analysis, observer: observer, clock: clock),
                 input: input, sinkName: InputSource.sinkName, output: output, sourceName: OutputTarget.sourceName)
         } catch { throw .gstreamer(error) }
         hooks.started(live, policy, live ? nil : input.queryDuration())

@@ -1,12 +1,16 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The progress line on standard error: redrawn in place on a terminal, silent otherwise (logs stay clean).
-final class ProgressDisplay {
+///
+/// ## Thread Safety
+/// A mutex serializes drawing: the control loop redraws, warnings may come from other threads.
+final class ProgressDisplay: Sendable {
     private let enabled: Bool
-    private var shown = false
+    private let shown = Mutex(false)
 
     init(enabled: Bool) {
         self.enabled = enabled && isatty(STDERR_FILENO) == 1
@@ -15,21 +19,27 @@ final class ProgressDisplay {
     /// Replaces the line with `text`.
     func show(_ text: String) {
         guard enabled else { return }
-        write("\r\u{1B}[2K" + text)
-        shown = true
+        shown.withLock { shown in
+            write("\r\u{1B}[2K" + text)
+            shown = true
+        }
     }
 
     /// Prints `text` on its own line above the progress line.
     func printAbove(_ text: String) {
-        clear()
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        shown.withLock { shown in
+            if shown { write("\r\u{1B}[2K") }
+            shown = false
+            write(text + "\n")
+        }
     }
 
     /// Removes the line.
     func clear() {
-        guard shown else { return }
-        write("\r\u{1B}[2K")
-        shown = false
+        shown.withLock { shown in
+            if shown { write("\r\u{1B}[2K") }
+            shown = false
+        }
     }
 
     private func write(_ text: String) {

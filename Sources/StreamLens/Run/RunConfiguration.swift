@@ -1,3 +1,4 @@
+import StreamLensCompositing
 import StreamLensCore
 
 /// Everything a run needs, from a pipeline file and flags (flags win).
@@ -12,6 +13,13 @@ public struct RunConfiguration: Sendable, Equatable {
     public var encoderPreset = "ultrafast"
     /// Burn the frame index and time into every frame.
     public var frameStamp = false
+    /// Boxes, labels, badge, HUD, spotlight; nil: boxes and labels (plus the badge when signs are read) whenever an
+    /// analysis stage runs, nothing otherwise.
+    public var annotations: AnnotationConfiguration?
+    /// Overlay clips: always-on ones from `--overlay`, and rules from the pipeline file.
+    public var overlays: [OverlayRule] = []
+    /// Clips kept decoded at once.
+    public var overlayCacheCapacity = 5
     /// Stream time between analysed frames; zero analyses every frame.
     public var analysisInterval: Duration = .milliseconds(300)
     /// Give up when no frame arrived within this time of starting.

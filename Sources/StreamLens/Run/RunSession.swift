@@ -62,10 +62,15 @@ public final class RunSession {
 
         let outcome: PipelineRunner.Outcome
         do {
-            let compositors: [any CompositingStage] = configuration.frameStamp ? [FrameStampStage()] : []
+            let configuration = configuration
             let runner = PipelineRunner(
-                configuration: configuration, compositors: compositors, observer: recorder, clock: clock,
-                interrupt: interrupt)
+                configuration: configuration,
+                stages: { format throws(RunError) in
+                    try StageAssembly.build(
+                        configuration, format: format, recorder: recorder,
+                        warn: { message in progress.printAbove("streamlens: warning: \(message)") })
+                },
+                observer: recorder, clock: clock, interrupt: interrupt)
             outcome = try runner.run(hooks: hooks)
         } catch {
             progress.clear()

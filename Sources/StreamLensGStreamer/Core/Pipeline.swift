@@ -158,3 +158,17 @@ extension Pipeline {
         return Int(rendered)
     }
 }
+
+extension Pipeline {
+    /// The raw-video format negotiated on the input of the element named `elementName`, once data has flowed to it
+    /// (after preroll for files); nil before, or when it is not I420/NV12.
+    public func negotiatedFormat(atInputOf elementName: String) -> VideoFormat? {
+        guard let element = try? child(named: elementName), let pad = gst_element_get_static_pad(element, "sink") else {
+            return nil
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        guard let caps = gst_pad_get_current_caps(pad) else { return nil }
+        defer { slx_caps_unref(caps) }
+        return VideoFormat(caps: caps)
+    }
+}
