@@ -75,7 +75,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         for candidate in locator.candidates {
             let box = candidate.box
             var reading: SpeedReading?
-            if tracker.wantsRead(at: box), case .digits(let layout) = cropper.prepare(luma: frame.planes.y, candidate: candidate) {
+            if tracker.wantsRead(at: box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
                 reading = read(with: engine, layout: layout)
             }
             sightings.append(SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))

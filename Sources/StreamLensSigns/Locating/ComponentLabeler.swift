@@ -13,12 +13,16 @@ struct MaskComponent: Equatable {
 
 /// Finds the connected regions of a byte mask (non-zero = foreground) with a flood fill.
 ///
+/// After ``label(mask:width:height:gapTolerance:minimumPixels:)``, ``labels`` maps each pixel to its component:
+/// `i + 1` for `components[i]`, 0 for background, negative for regions too small to keep.
+///
 /// `gapTolerance` widens connectivity: pixels up to that many samples apart (in x and y) belong to one region, so a
 /// ring broken by a shadow or by chroma subsampling still comes out as one component. Buffers are kept between calls
 /// and grow only when a larger mask arrives, so labelling a frame allocates nothing in steady state.
 struct ComponentLabeler {
     private(set) var components: [MaskComponent] = []
-    private var visited: [UInt8] = []
+    /// Per pixel: index + 1 of its component in ``components``; 0 (background) or negative (too small) otherwise.
+    private(set) var labels: [Int32] = []
     private var stack: [Int32] = []
 
     /// Labels `mask` (`width` × `height`, row-major, `width` bytes per row) and fills ``components`` with regions of
@@ -28,25 +32,28 @@ struct ComponentLabeler {
     ) {
         let count = width * height
         precondition(mask.count >= count, "mask is smaller than \(width)×\(height)")
-        if visited.count < count {
-            visited = [UInt8](repeating: 0, count: count)
+        if labels.count < count {
+            labels = [Int32](repeating: 0, count: count)
             stack = [Int32](repeating: 0, count: count)
         }
         components.removeAll(keepingCapacity: true)
-        visited.withUnsafeMutableBufferPointer { visited in
+        // While filling, a pixel holds -1 (queued); a finished region is relabelled with its final value.
+        labels.withUnsafeMutableBufferPointer { labels in
             stack.withUnsafeMutableBufferPointer { stack in
-                visited.baseAddress!.update(repeating: 0, count: count)
-                for start in 0..<count where mask[start] != 0 && visited[start] == 0 {
+                labels.baseAddress!.update(repeating: 0, count: count)
+                for start in 0..<count where mask[start] != 0 && labels[start] == 0 {
                     var component = MaskComponent(
                         minX: start % width, minY: start / width, maxX: start % width, maxY: start / width,
                         pixelCount: 0)
+                    // The stack keeps every pixel of the region: `filled` pixels are done, the rest still queued.
                     var top = 0
+                    var filled = 0
                     stack[top] = Int32(start)
                     top += 1
-                    visited[start] = 1
-                    while top > 0 {
-                        top -= 1
-                        let index = Int(stack[top])
+                    labels[start] = -1
+                    while filled < top {
+                        let index = Int(stack[filled])
+                        filled += 1
                         let x = index % width
                         let y = index / width
                         component.pixelCount += 1
@@ -58,15 +65,19 @@ struct ComponentLabeler {
                             let rowStart = ny * width
                             for nx in max(0, x - gapTolerance)...min(width - 1, x + gapTolerance) {
                                 let neighbour = rowStart + nx
-                                if mask[neighbour] != 0 && visited[neighbour] == 0 {
-                                    visited[neighbour] = 1
+                                if mask[neighbour] != 0 && labels[neighbour] == 0 {
+                                    labels[neighbour] = -1
                                     stack[top] = Int32(neighbour)
                                     top += 1
                                 }
                             }
                         }
                     }
-                    if component.pixelCount >= minimumPixels { components.append(component) }
+                    let kept = component.pixelCount >= minimumPixels
+                    if kept { components.append(component) }
+                    // Small regions get -2: visited, but no component.
+                    let final: Int32 = kept ? Int32(components.count) : -2
+                    for position in 0..<top { labels[Int(stack[position])] = final }
                 }
             }
         }

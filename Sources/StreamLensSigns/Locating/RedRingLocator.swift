@@ -7,9 +7,13 @@ import StreamLensCore
 /// 1. Red mask: a chroma sample is red when V − 128 ≥ ``minimumRedness`` and its hue is red rather than orange,
 ///    yellow or magenta (|U − 128| ≤ (V − 128) / 2). The low threshold keeps dim, shadowed and backlit rings.
 /// 2. Regions of the mask are labelled with a small gap tolerance so rings broken by shadows stay whole.
-/// 3. A region is a ring when it is roughly round, when rays from its centre meet red in most directions near its
-///    rim (``minimumRingCoverage``), when its middle is not red (filled discs and no-entry signs fail here), and when
-///    red fills a ring-like share of its bounding box.
+/// 3. The ring's geometry comes from its hole: the not-red area around the region's middle, flood-filled while it
+///    stays a sample away from red (so one-sample gaps in the ring do not leak). The hole gives the centre and the
+///    inner radii even when something red behind the sign (a brake light) is joined to the ring; the ring's
+///    thickness, measured along rays, gives the outer radii. A region without a closed hole falls back to its
+///    bounding box.
+/// 4. It is a ring when rays from the centre meet red just outside the hole in most directions
+///    (``minimumRingCoverage``) and the middle is not red (filled discs and no-entry signs fail here).
 ///
 /// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
 ///
@@ -22,19 +26,36 @@ struct RedRingLocator {
     var minimumDiameter = 18.0
     /// Largest ring diameter as a share of the frame height.
     var maximumDiameterShare = 0.9
-    /// Share of directions in which the rim must be red.
-    var minimumRingCoverage = 0.72
+    /// Share of directions in which the ring must be red.
+    var minimumRingCoverage = 0.75
     /// Largest share of red samples allowed in the middle of the ring.
     var maximumCentreRedness = 0.15
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
 
     private var mask: [UInt8] = []
+    private var holeVisited: [UInt8] = []
+    private var holeQueue: [Int32] = []
     private var labeler = ComponentLabeler()
+    private var thicknesses: [Double] = []
     /// Candidates of the last ``locate(in:)``.
     private(set) var candidates: [RingCandidate] = []
 
     private static let rayCount = 32
+    private static let rays: [(dx: Double, dy: Double)] = (0..<rayCount).map {
+        let angle = Double($0) * 2 * Double.pi / Double(rayCount)
+        return (cos(angle), sin(angle))
+    }
+
+    /// Geometry of a ring in chroma samples.
+    private struct ChromaRing {
+        var centerX: Double
+        var centerY: Double
+        var innerX: Double
+        var innerY: Double
+        var outerX: Double
+        var outerY: Double
+    }
 
     /// Finds the rings in `planes` and stores them in ``candidates``.
     mutating func locate(in planes: YUVPlanes) {
@@ -53,20 +74,21 @@ struct RedRingLocator {
         for component in labeler.components {
             let chromaWidth = Double(component.width)
             let chromaHeight = Double(component.height)
-            guard min(chromaWidth, chromaHeight) >= minimumChromaDiameter * 0.7,
-                max(chromaWidth, chromaHeight) >= minimumChromaDiameter,
-                max(chromaWidth, chromaHeight) <= maximumChromaDiameter
+            guard max(chromaWidth, chromaHeight) >= minimumChromaDiameter,
+                min(chromaWidth, chromaHeight) >= minimumChromaDiameter * 0.6
             else { continue }
-            let aspect = chromaWidth / chromaHeight
+            guard let ring = geometry(of: component, width: width, height: height),
+                2 * max(ring.outerX, ring.outerY) >= minimumChromaDiameter,
+                2 * max(ring.outerX, ring.outerY) <= maximumChromaDiameter
+            else { continue }
+            let aspect = ring.outerX / ring.outerY
             guard aspect > 0.55, aspect < 1.8 else { continue }
-            let fill = Double(component.pixelCount) / (chromaWidth * chromaHeight)
-            guard fill > 0.12, fill < 0.72 else { continue }
-            guard let coverage = ringCoverage(of: component, width: width, height: height) else { continue }
-            // Chroma sample i covers luma pixels 2i and 2i + 1.
+            guard let coverage = ringCoverage(of: ring, width: width, height: height) else { continue }
+            // Chroma sample i covers luma pixels 2i and 2i + 1: its centre is luma 2i + 1.
             candidates.append(RingCandidate(
-                centerX: Double(component.minX + component.maxX + 1),
-                centerY: Double(component.minY + component.maxY + 1),
-                radiusX: chromaWidth, radiusY: chromaHeight, ringCoverage: coverage))
+                centerX: 2 * ring.centerX + 1, centerY: 2 * ring.centerY + 1,
+                radiusX: 2 * ring.outerX, radiusY: 2 * ring.outerY,
+                innerRadiusX: 2 * ring.innerX, innerRadiusY: 2 * ring.innerY, ringCoverage: coverage))
         }
         if candidates.count > maximumCandidates {
             candidates.sort { $0.diameter > $1.diameter }
@@ -76,7 +98,11 @@ struct RedRingLocator {
 
     /// Red where V is well above neutral and the hue is red: |U − 128| ≤ (V − 128) / 2.
     private mutating func buildRedMask(planes: YUVPlanes, width: Int, height: Int) {
-        if mask.count < width * height { mask = [UInt8](repeating: 0, count: width * height) }
+        if mask.count < width * height {
+            mask = [UInt8](repeating: 0, count: width * height)
+            holeVisited = [UInt8](repeating: 0, count: width * height)
+            holeQueue = [Int32](repeating: 0, count: width * height)
+        }
         let threshold = minimumRedness
         mask.withUnsafeMutableBufferPointer { mask in
             for y in 0..<height {
@@ -94,43 +120,138 @@ struct RedRingLocator {
         }
     }
 
-    /// Share of rays from the component's centre that meet red near its rim, or nil when the component is not a ring
-    /// (rim too sparse, or red in the middle).
-    private func ringCoverage(of component: MaskComponent, width: Int, height: Int) -> Double? {
-        let centreX = Double(component.minX + component.maxX) / 2
-        let centreY = Double(component.minY + component.maxY) / 2
-        let radiusX = Double(component.width) / 2
-        let radiusY = Double(component.height) / 2
-        return mask.withUnsafeBufferPointer { mask -> Double? in
+    /// The ring's centre and radii from its hole, or from the component's box when it has no closed hole.
+    private mutating func geometry(of component: MaskComponent, width: Int, height: Int) -> ChromaRing? {
+        let boxRing = ChromaRing(
+            centerX: Double(component.minX + component.maxX) / 2, centerY: Double(component.minY + component.maxY) / 2,
+            innerX: 0.74 * Double(component.width) / 2, innerY: 0.74 * Double(component.height) / 2,
+            outerX: Double(component.width) / 2, outerY: Double(component.height) / 2)
+        guard let hole = hole(in: component, width: width, height: height) else {
+            // Without a hole the region must look like a ring on its own: red fills a ring-like share of its box.
+            let fill = Double(component.pixelCount) / Double(component.width * component.height)
+            return fill > 0.12 && fill < 0.72 ? boxRing : nil
+        }
+        // The hole was filled one sample away from red: its edge is one sample further out.
+        var ring = ChromaRing(
+            centerX: Double(hole.minX + hole.maxX) / 2, centerY: Double(hole.minY + hole.maxY) / 2,
+            innerX: Double(hole.maxX - hole.minX) / 2 + 1.5, innerY: Double(hole.maxY - hole.minY) / 2 + 1.5,
+            outerX: 0, outerY: 0)
+        guard ring.innerX >= 2, ring.innerY >= 2 else { return nil }
+        // Ring thickness: red run length outwards from the hole's edge, median over the rays.
+        thicknesses.removeAll(keepingCapacity: true)
+        mask.withUnsafeBufferPointer { mask in
+            for ray in Self.rays {
+                var thickness = 0.0
+                var t = 1.0
+                let step = 0.5 / max(ring.innerX, ring.innerY)
+                while t < 1.8 {
+                    let x = Int((ring.centerX + t * ray.dx * ring.innerX).rounded())
+                    let y = Int((ring.centerY + t * ray.dy * ring.innerY).rounded())
+                    guard x >= 0, x < width, y >= 0, y < height else { break }
+                    if mask[y * width + x] != 0 {
+                        thickness = t - 1
+                    } else if thickness > 0 || t > 1.3 {
+                        break
+                    }
+                    t += step
+                }
+                thicknesses.append(thickness)
+            }
+        }
+        thicknesses.sort()
+        let thickness = min(0.6, max(0.15, thicknesses[thicknesses.count / 2] + 0.05))
+        ring.outerX = ring.innerX * (1 + thickness)
+        ring.outerY = ring.innerY * (1 + thickness)
+        return ring
+    }
+
+    /// Bounds of the not-red area around the component's middle, flood-filled (4-connected) through samples at
+    /// least one sample away from red; nil when the middle is red or the fill leaks out of the component's box.
+    private mutating func hole(in component: MaskComponent, width: Int, height: Int) -> MaskComponent? {
+        let startX = (component.minX + component.maxX) / 2
+        let startY = (component.minY + component.maxY) / 2
+        return mask.withUnsafeBufferPointer { mask -> MaskComponent? in
+            holeVisited.withUnsafeMutableBufferPointer { visited -> MaskComponent? in
+                holeQueue.withUnsafeMutableBufferPointer { queue -> MaskComponent? in
+                    func isOpen(_ x: Int, _ y: Int) -> Bool {
+                        guard x > component.minX, x < component.maxX, y > component.minY, y < component.maxY else {
+                            return false
+                        }
+                        let index = y * width + x
+                        return mask[index] == 0 && mask[index - 1] == 0 && mask[index + 1] == 0
+                            && mask[index - width] == 0 && mask[index + width] == 0
+                    }
+                    guard isOpen(startX, startY) else { return nil }
+                    var hole = MaskComponent(minX: startX, minY: startY, maxX: startX, maxY: startY, pixelCount: 0)
+                    var count = 0
+                    var head = 0
+                    queue[count] = Int32(startY * width + startX)
+                    count += 1
+                    visited[startY * width + startX] = 1
+                    var leaked = false
+                    while head < count {
+                        let index = Int(queue[head])
+                        head += 1
+                        let x = index % width
+                        let y = index / width
+                        hole.minX = min(hole.minX, x)
+                        hole.maxX = max(hole.maxX, x)
+                        hole.minY = min(hole.minY, y)
+                        hole.maxY = max(hole.maxY, y)
+                        hole.pixelCount += 1
+                        // Touching the box's border means the fill got out of the ring.
+                        if x <= component.minX + 1 || x >= component.maxX - 1 || y <= component.minY + 1
+                            || y >= component.maxY - 1
+                        {
+                            leaked = true
+                            break
+                        }
+                        for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+                        where isOpen(nx, ny) && visited[ny * width + nx] == 0 {
+                            visited[ny * width + nx] = 1
+                            queue[count] = Int32(ny * width + nx)
+                            count += 1
+                        }
+                    }
+                    for position in 0..<count { visited[Int(queue[position])] = 0 }
+                    return leaked ? nil : hole
+                }
+            }
+        }
+    }
+
+    /// Share of rays from the centre that meet red between the hole's edge and the ring's outer edge, or nil when
+    /// that share is too small or the middle is red.
+    private func ringCoverage(of ring: ChromaRing, width: Int, height: Int) -> Double? {
+        mask.withUnsafeBufferPointer { mask -> Double? in
             func isRed(_ x: Double, _ y: Double) -> Bool {
                 let column = Int(x.rounded())
                 let row = Int(y.rounded())
                 guard column >= 0, column < width, row >= 0, row < height else { return false }
                 return mask[row * width + column] != 0
             }
-            // The middle (inside 45 % of the radius) must be mostly not red.
+            // The middle (inside 60 % of the hole) must be mostly not red.
             var centreSamples = 0
             var centreRed = 0
             for step in -4...4 {
                 for across in -4...4 {
-                    let nx = Double(across) / 9
-                    let ny = Double(step) / 9
-                    guard nx * nx + ny * ny <= 0.2 else { continue }
+                    let nx = Double(across) / 6.5
+                    let ny = Double(step) / 6.5
+                    guard nx * nx + ny * ny <= 0.36 else { continue }
                     centreSamples += 1
-                    if isRed(centreX + nx * radiusX, centreY + ny * radiusY) { centreRed += 1 }
+                    if isRed(ring.centerX + nx * ring.innerX, ring.centerY + ny * ring.innerY) { centreRed += 1 }
                 }
             }
             guard Double(centreRed) <= maximumCentreRedness * Double(centreSamples) else { return nil }
-            // The rim: walk each ray from 55 % to 110 % of the radius looking for red.
-            let stepCount = max(4, Int(max(radiusX, radiusY) * 0.6))
+            // The ring: walk each ray from 80 % of the inner radius to 110 % of the outer one looking for red.
+            let stepCount = max(4, Int(max(ring.outerX, ring.outerY)))
             var hits = 0
-            for ray in 0..<Self.rayCount {
-                let angle = Double(ray) * 2 * Double.pi / Double(Self.rayCount)
-                let dx = cos(angle)
-                let dy = sin(angle)
+            for ray in Self.rays {
                 for step in 0...stepCount {
-                    let t = 0.55 + 0.55 * Double(step) / Double(stepCount)
-                    if isRed(centreX + t * dx * radiusX, centreY + t * dy * radiusY) {
+                    let share = Double(step) / Double(stepCount)
+                    let radiusX = ring.innerX * 0.8 + share * (ring.outerX * 1.1 - ring.innerX * 0.8)
+                    let radiusY = ring.innerY * 0.8 + share * (ring.outerY * 1.1 - ring.innerY * 0.8)
+                    if isRed(ring.centerX + ray.dx * radiusX, ring.centerY + ray.dy * radiusY) {
                         hits += 1
                         break
                     }

@@ -8,14 +8,22 @@ public struct RingCandidate: Sendable, Equatable {
     /// Outer half-width and half-height of the ring: an ellipse when the sign is seen at an angle.
     public var radiusX: Double
     public var radiusY: Double
+    /// Half-width and half-height of the disc inside the ring (where the digits are).
+    public var innerRadiusX: Double
+    public var innerRadiusY: Double
     /// Share (0…1) of directions from the centre in which the ring was found: 1 for a complete ring.
     public var ringCoverage: Double
 
-    public init(centerX: Double, centerY: Double, radiusX: Double, radiusY: Double, ringCoverage: Double) {
+    public init(
+        centerX: Double, centerY: Double, radiusX: Double, radiusY: Double, innerRadiusX: Double,
+        innerRadiusY: Double, ringCoverage: Double
+    ) {
         self.centerX = centerX
         self.centerY = centerY
         self.radiusX = radiusX
         self.radiusY = radiusY
+        self.innerRadiusX = innerRadiusX
+        self.innerRadiusY = innerRadiusY
         self.ringCoverage = ringCoverage
     }
 

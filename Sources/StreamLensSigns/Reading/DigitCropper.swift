@@ -1,35 +1,53 @@
+import Foundation
 import StreamLensCore
 
-/// Cuts the inside of a ring out of the luma plane and turns it into a clean, fixed-size picture of its digits for
-/// OCR — or rejects it cheaply when the inside does not look like a speed-limit disc.
+/// Cuts the inside of a ring out of the frame and turns it into a clean picture of its digits for OCR — or rejects
+/// it cheaply when the inside does not look like a speed-limit disc.
 ///
-/// Steps (all on a ``canvasSize``-square canvas, so the work per candidate is fixed whatever the sign's size):
-/// 1. Bilinear resampling of the inner disc (``innerRadiusShare`` of the ring's outer radii): squeezing an ellipse
-///    back to a circle also undoes the horizontal squeeze of a sign seen at an angle.
-/// 2. The disc's 3rd and 97th luma percentiles must differ by ``minimumContrast``; Otsu's threshold between them
-///    splits ink (digits) from the disc, so dim and backlit signs binarize like bright ones.
-/// 3. Dark blobs are sorted into digits (tall, across the middle, of one height) and other marks. A letter or unit
-///    beside the digits ("5,5t", "3,8m") rejects the candidate before OCR.
-/// 4. The digit band is copied, binarized (ink 0, paper 255) with a margin, into ``ocrImage``.
+/// Steps, on a ``canvasSize``-square canvas (fixed work per candidate whatever the sign's size):
+/// 1. Bilinear resampling of luma and chroma over the inner disc (``innerRadiusShare`` of the ring's inner radii).
+///    Squeezing the ellipse back to a circle also undoes the squeeze of a sign seen at an angle.
+/// 2. Red samples (the ring's inner edge, smeared inwards by blur) are never ink: digits are black, the ring is red.
+///    Only red hues count, so a yellow disc (Nordic signs) stays paper.
+/// 3. The disc's 3rd and 97th luma percentiles must differ by ``minimumContrast``: a bright disc with dark digits.
+/// 4. Illumination is flattened: each pixel is divided by the local paper level (the brightest sample of its
+///    neighbourhood, interpolated over a coarse grid), so a shadow across half the sign does not turn into ink.
+///    Otsu's threshold then splits ink from paper, so dim and backlit signs binarize like bright ones.
+/// 5. Dark blobs are sorted: arcs out at the rim are ring remains and dropped; tall blobs across the middle of one
+///    height are digits; anything else of some size (a "t", an "m", a lorry) rejects the candidate before OCR, and
+///    so does a row of digits that is not centred (a digit was lost).
+/// 6. The digits, contrast-stretched grey (ink black, paper white), are copied side by side with even gaps into
+///    ``ocrImage``: Tesseract's LSTM reads anti-aliased grey better than a hard binarization, and even spacing
+///    keeps it from merging the two thin strokes of "110".
 ///
 /// ## Thread Safety
 /// Not synchronized: keeps scratch buffers between calls. Use one per analysis thread.
 struct DigitCropper {
-    static let canvasSize = 64
-    /// Inner radius of the ring as a share of its outer radius (the josm artwork: 5.6 / 7.6; a little less keeps the
-    /// ring's inner edge out of the crop).
-    var innerRadiusShare = 0.70
+    static let canvasSize = 72
+    /// Cells of the illumination grid per side.
+    private static let gridCells = 6
+    /// Radius of the cut-out disc as a share of the ring's inner radius: a little more than the disc, since red
+    /// samples and rim arcs are removed later; touching the ring is better than clipping the digits.
+    var innerRadiusShare = 1.03
     /// Smallest spread between the disc's dark and bright percentiles, in luma levels.
     var minimumContrast = 28
 
-    private var canvas = [UInt8](repeating: 255, count: canvasSize * canvasSize)
-    private var insideDisc = [Bool](repeating: false, count: canvasSize * canvasSize)
+    private var luma = [UInt8](repeating: 255, count: canvasSize * canvasSize)
+    private var redness = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    /// Inside the disc and not red: may be paper or ink.
+    private var usable = [Bool](repeating: false, count: canvasSize * canvasSize)
+    private var radius = [Float](repeating: 0, count: canvasSize * canvasSize)
     private var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var paperLevel = [Double](repeating: 0, count: gridCells * gridCells)
     private var histogram = [Int](repeating: 0, count: 256)
+    private var ringSamples = [Int](repeating: 0, count: 16)
     private var labeler = ComponentLabeler()
-    private var digits: [MaskComponent] = []
-    /// The picture for OCR from the last accepted ``prepare(luma:candidate:)``: `ocrWidth` × `ocrHeight`, row-major.
-    private(set) var ocrImage = [UInt8](repeating: 255, count: canvasSize * canvasSize)
+    private var blobInnermostRadius: [Float] = []
+    private var isDigit: [Bool] = []
+    private var digits: [(blob: MaskComponent, label: Int32)] = []
+    /// The picture for OCR from the last accepted ``prepare(planes:candidate:)``: `ocrWidth` × `ocrHeight`,
+    /// row-major, dark digits on white.
+    private(set) var ocrImage = [UInt8](repeating: 255, count: 6 * canvasSize * canvasSize)
     private(set) var ocrWidth = 0
     private(set) var ocrHeight = 0
 
@@ -39,147 +57,289 @@ struct DigitCropper {
             for x in 0..<size {
                 let nx = (Double(x) + 0.5) / Double(size) * 2 - 1
                 let ny = (Double(y) + 0.5) / Double(size) * 2 - 1
-                insideDisc[y * size + x] = nx * nx + ny * ny <= 0.95 * 0.95
+                radius[y * size + x] = Float((nx * nx + ny * ny).squareRoot())
             }
         }
+        blobInnermostRadius.reserveCapacity(64)
+        isDigit.reserveCapacity(64)
+        digits.reserveCapacity(8)
     }
 
     /// Prepares ``ocrImage`` for `candidate`, or says why the candidate holds no readable digits.
-    mutating func prepare(luma: Plane, candidate: RingCandidate) -> CropOutcome {
+    mutating func prepare(planes: YUVPlanes, candidate: RingCandidate) -> CropOutcome {
         let size = Self.canvasSize
-        let radiusX = candidate.radiusX * innerRadiusShare
-        let radiusY = candidate.radiusY * innerRadiusShare
+        let radiusX = candidate.innerRadiusX * innerRadiusShare
+        let radiusY = candidate.innerRadiusY * innerRadiusShare
         guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
-            candidate.centerX + radiusX <= Double(luma.width - 1),
-            candidate.centerY + radiusY <= Double(luma.height - 1)
+            candidate.centerX + radiusX <= Double(planes.width - 2),
+            candidate.centerY + radiusY <= Double(planes.height - 2)
         else { return .rejected(.outsideFrame) }
-        resample(luma: luma, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
+        resample(planes: planes, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
 
-        // Percentiles and Otsu's threshold over the disc only.
-        for level in 0..<256 { histogram[level] = 0 }
-        var discCount = 0
-        for index in 0..<(size * size) where insideDisc[index] {
-            histogram[Int(canvas[index])] += 1
-            discCount += 1
+        // Red samples belong to the ring. "Red" is relative to this ring: dim rings are only faintly red.
+        let redCutoff = UInt8(max(6, min(40, ringRedness(planes: planes, candidate: candidate) * 2 / 5)))
+        var usableCount = 0
+        for index in 0..<(size * size) {
+            usable[index] = radius[index] <= 0.97 && redness[index] < redCutoff
+            if usable[index] { usableCount += 1 }
         }
-        let dark = percentile(histogram, total: discCount, share: 0.03)
-        let bright = percentile(histogram, total: discCount, share: 0.97)
-        guard bright - dark >= minimumContrast else { return .rejected(.lowContrast) }
-        let threshold = otsuThreshold(histogram, from: dark, to: bright)
+        guard usableCount > size * size / 3 else { return .rejected(.lowContrast) }
+        fillHistogram()
+        guard percentile(total: usableCount, share: 0.97) - percentile(total: usableCount, share: 0.03) >= minimumContrast
+        else { return .rejected(.lowContrast) }
+
+        flattenIllumination()
+        fillHistogram()
+        let dark = percentile(total: usableCount, share: 0.03)
+        let bright = percentile(total: usableCount, share: 0.97)
+        guard bright - dark >= minimumContrast / 2 else { return .rejected(.lowContrast) }
+        let threshold = otsuThreshold(from: dark, to: bright)
 
         var inkCount = 0
         for index in 0..<(size * size) {
-            let isInk = insideDisc[index] && Int(canvas[index]) <= threshold
+            let isInk = usable[index] && Int(luma[index]) <= threshold
             ink[index] = isInk ? 1 : 0
             if isInk { inkCount += 1 }
         }
-        let inkShare = Double(inkCount) / Double(discCount)
+        let inkShare = Double(inkCount) / Double(usableCount)
         guard inkShare > 0.05, inkShare < 0.5 else { return .rejected(.inkShare) }
 
         ink.withUnsafeBufferPointer { ink in
             labeler.label(mask: ink, width: size, height: size, gapTolerance: 1, minimumPixels: 4)
         }
-        return classifyBlobs()
+        let outcome = classifyBlobs()
+        if case .digits = outcome {
+            writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8))
+        }
+        return outcome
     }
 
     // MARK: - Steps
 
-    private mutating func resample(luma: Plane, centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
+    private mutating func resample(planes: YUVPlanes, centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
         let size = Self.canvasSize
         let stepX = 2 * radiusX / Double(size)
         let stepY = 2 * radiusY / Double(size)
         for y in 0..<size {
-            let sourceY = centerY - radiusY + (Double(y) + 0.5) * stepY - 0.5
-            let row0 = Int(sourceY)
-            let weightY = sourceY - Double(row0)
-            let upper = luma.row(row0)
-            let lower = luma.row(min(row0 + 1, luma.height - 1))
+            let sourceY = centerY - radiusY + (Double(y) + 0.5) * stepY
             for x in 0..<size {
-                let sourceX = centerX - radiusX + (Double(x) + 0.5) * stepX - 0.5
-                let column0 = Int(sourceX)
-                let column1 = min(column0 + 1, luma.width - 1)
-                let weightX = sourceX - Double(column0)
-                let top = Double(upper[column0]) * (1 - weightX) + Double(upper[column1]) * weightX
-                let bottom = Double(lower[column0]) * (1 - weightX) + Double(lower[column1]) * weightX
-                canvas[y * size + x] = UInt8((top * (1 - weightY) + bottom * weightY).rounded())
+                let sourceX = centerX - radiusX + (Double(x) + 0.5) * stepX
+                luma[y * size + x] = UInt8(Self.bilinear(planes.y, x: sourceX - 0.5, y: sourceY - 0.5).rounded())
+                // Chroma sample i is centred on luma x = 2i + 1 (MPEG-2 siting is close enough here).
+                let v = Self.bilinear(planes.v, x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
+                let u = Self.bilinear(planes.u, x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
+                // Redness counts only for red hues (|U| ≤ V / 2, as in the locator).
+                redness[y * size + x] = 2 * abs(u) <= v ? UInt8(max(0, min(255, v))) : 0
             }
         }
     }
 
-    /// Sorts the ink blobs into digits and other marks and builds ``ocrImage`` from the digits.
-    private mutating func classifyBlobs() -> CropOutcome {
-        let size = Double(Self.canvasSize)
-        func centre(_ c: MaskComponent) -> (x: Double, y: Double) {
-            ((Double(c.minX + c.maxX) + 1) / size - 1, (Double(c.minY + c.maxY) + 1) / size - 1)
+    private static func bilinear(_ plane: Plane, x: Double, y: Double) -> Double {
+        let x = min(max(x, 0), Double(plane.width - 1))
+        let y = min(max(y, 0), Double(plane.height - 1))
+        let column0 = Int(x)
+        let row0 = Int(y)
+        let column1 = min(column0 + 1, plane.width - 1)
+        let row1 = min(row0 + 1, plane.height - 1)
+        let weightX = x - Double(column0)
+        let weightY = y - Double(row0)
+        let top = Double(plane[column0, row0]) * (1 - weightX) + Double(plane[column1, row0]) * weightX
+        let bottom = Double(plane[column0, row1]) * (1 - weightX) + Double(plane[column1, row1]) * weightX
+        return top * (1 - weightY) + bottom * weightY
+    }
+
+    /// Median V − 128 along the middle of the ring (87 % of its outer radius), 16 directions.
+    private mutating func ringRedness(planes: YUVPlanes, candidate: RingCandidate) -> Int {
+        for ray in 0..<ringSamples.count {
+            let angle = Double(ray) * 2 * Double.pi / Double(ringSamples.count)
+            let x = candidate.centerX + 0.87 * candidate.radiusX * cos(angle)
+            let y = candidate.centerY + 0.87 * candidate.radiusY * sin(angle)
+            ringSamples[ray] = Int(Self.bilinear(planes.v, x: x / 2 - 0.5, y: y / 2 - 0.5)) - 128
         }
-        // Digits stand across the middle: tall, centred vertically, not out at the ring.
-        var tallest = 0
-        for blob in labeler.components {
+        ringSamples.sort()
+        return ringSamples[ringSamples.count / 2]
+    }
+
+    /// Divides luma by the local paper level: the brightest usable sample of each grid cell (digit strokes are
+    /// narrower than a cell, so every cell that holds paper shows it), bilinearly interpolated between cell centres.
+    /// Cells without usable samples borrow their neighbours' level.
+    private mutating func flattenIllumination() {
+        let size = Self.canvasSize
+        let cells = Self.gridCells
+        let cellSize = size / cells
+        for cellY in 0..<cells {
+            for cellX in 0..<cells {
+                var level = 0
+                for y in (cellY * cellSize)..<((cellY + 1) * cellSize) {
+                    for x in (cellX * cellSize)..<((cellX + 1) * cellSize) where usable[y * size + x] {
+                        level = max(level, Int(luma[y * size + x]))
+                    }
+                }
+                paperLevel[cellY * cells + cellX] = Double(level)
+            }
+        }
+        // Empty cells (outside the disc, or all ring) take the mean of their non-empty neighbours, outwards.
+        for _ in 0..<cells {
+            var filledAny = false
+            for cell in 0..<(cells * cells) where paperLevel[cell] == 0 {
+                let cellX = cell % cells
+                let cellY = cell / cells
+                var sum = 0.0
+                var count = 0
+                for neighbourY in max(0, cellY - 1)...min(cells - 1, cellY + 1) {
+                    for neighbourX in max(0, cellX - 1)...min(cells - 1, cellX + 1) {
+                        let level = paperLevel[neighbourY * cells + neighbourX]
+                        if level > 0 && level < 1000 {
+                            sum += level
+                            count += 1
+                        }
+                    }
+                }
+                // Marked 1000+ so that cells filled in this pass do not feed each other in the same pass.
+                if count > 0 {
+                    paperLevel[cell] = 1000 + sum / Double(count)
+                    filledAny = true
+                }
+            }
+            for cell in 0..<(cells * cells) where paperLevel[cell] >= 1000 { paperLevel[cell] -= 1000 }
+            if !filledAny { break }
+        }
+        for y in 0..<size {
+            let gridY = min(max((Double(y) + 0.5) / Double(cellSize) - 0.5, 0), Double(cells - 1))
+            let row0 = min(Int(gridY), cells - 2)
+            let weightY = gridY - Double(row0)
+            for x in 0..<size {
+                let gridX = min(max((Double(x) + 0.5) / Double(cellSize) - 0.5, 0), Double(cells - 1))
+                let column0 = min(Int(gridX), cells - 2)
+                let weightX = gridX - Double(column0)
+                let top = paperLevel[row0 * cells + column0] * (1 - weightX)
+                    + paperLevel[row0 * cells + column0 + 1] * weightX
+                let bottom = paperLevel[(row0 + 1) * cells + column0] * (1 - weightX)
+                    + paperLevel[(row0 + 1) * cells + column0 + 1] * weightX
+                let level = max(8, top * (1 - weightY) + bottom * weightY)
+                luma[y * size + x] = UInt8(min(255, (Double(luma[y * size + x]) * 255 / level).rounded()))
+            }
+        }
+    }
+
+    /// Sorts the ink blobs into ring remains, digits and other marks; keeps the digits in ``digits``.
+    private mutating func classifyBlobs() -> CropOutcome {
+        let size = Self.canvasSize
+        let components = labeler.components
+        // Nearest distance from the centre of each blob's pixels: ring remains stay out at the rim, while even the
+        // outer digits of "130" reach in to about 0.6.
+        blobInnermostRadius.removeAll(keepingCapacity: true)
+        blobInnermostRadius.append(contentsOf: repeatElement(2, count: components.count))
+        for index in 0..<(size * size) {
+            let label = Int(labeler.labels[index])
+            if label > 0 { blobInnermostRadius[label - 1] = min(blobInnermostRadius[label - 1], radius[index]) }
+        }
+        func centre(_ blob: MaskComponent) -> (x: Double, y: Double) {
+            ((Double(blob.minX + blob.maxX) + 1) / Double(size) - 1, (Double(blob.minY + blob.maxY) + 1) / Double(size) - 1)
+        }
+        func isRingRemain(_ index: Int) -> Bool { blobInnermostRadius[index] > 0.75 }
+        func standsAcross(_ blob: MaskComponent) -> Bool {
             let (x, y) = centre(blob)
-            if Double(blob.height) >= 0.30 * size, Double(blob.height) <= 0.85 * size, abs(y) <= 0.3, abs(x) <= 0.8 {
+            return abs(y) <= 0.3 && abs(x) <= 0.8
+        }
+        // Digits stand across the middle: tall, centred vertically.
+        var tallest = 0
+        for (index, blob) in components.enumerated() where !isRingRemain(index) && standsAcross(blob) {
+            if Double(blob.height) >= 0.3 * Double(size), Double(blob.height) <= 0.9 * Double(size) {
                 tallest = max(tallest, blob.height)
             }
         }
         guard tallest > 0 else { return .rejected(.noDigits) }
         digits.removeAll(keepingCapacity: true)
+        isDigit.removeAll(keepingCapacity: true)
         var bandCentre = 0.0
-        for blob in labeler.components {
-            let (x, y) = centre(blob)
-            if Double(blob.height) >= 0.8 * Double(tallest), abs(y) <= 0.3, abs(x) <= 0.8 {
-                digits.append(blob)
-                bandCentre += y
+        for (index, blob) in components.enumerated() {
+            let digit = !isRingRemain(index) && Double(blob.height) >= 0.8 * Double(tallest) && standsAcross(blob)
+            isDigit.append(digit)
+            if digit {
+                digits.append((blob, Int32(index + 1)))
+                bandCentre += centre(blob).y
             }
         }
         bandCentre /= Double(digits.count)
-        // Anything else of some size that is not the ring's remains out at the rim is a mark that is not a digit.
-        let markArea = Int(0.012 * size * size)
-        for blob in labeler.components where !digits.contains(blob) && blob.pixelCount >= markArea {
-            let (x, y) = centre(blob)
-            if x * x + y * y < 0.7 * 0.7 { return .rejected(.extraMarks) }
-        }
-        guard digits.count <= 3, digits.allSatisfy({ abs(centre($0).y - bandCentre) <= 0.15 }) else {
+        // Anything else of some size that is not a ring remain is a mark that is not a digit.
+        let markArea = Int(0.012 * Double(size * size))
+        for (index, blob) in components.enumerated()
+        where !isDigit[index] && !isRingRemain(index) && blob.pixelCount >= markArea {
             return .rejected(.extraMarks)
         }
-        digits.sort { $0.minX < $1.minX }
+        guard digits.count <= 3, digits.allSatisfy({ abs(centre($0.blob).y - bandCentre) <= 0.15 }) else {
+            return .rejected(.extraMarks)
+        }
+        digits.sort { $0.blob.minX < $1.blob.minX }
+        // Speed digits are centred on the disc; a row off to one side has lost a digit (often the thin 1 of "130").
+        let rowMiddle = Double(digits[0].blob.minX + digits.map(\.blob.maxX).max()! + 1) / Double(size) - 1
+        guard abs(rowMiddle) <= 0.14 else { return .rejected(.offCentre) }
         var estimated = 0
         for digit in digits {
             // A digit is about 0.6 of its height wide; wider blobs are touching digits.
-            estimated += max(1, Int((Double(digit.width) / (0.62 * Double(digit.height))).rounded()))
+            estimated += max(1, Int((Double(digit.blob.width) / (0.62 * Double(digit.blob.height))).rounded()))
         }
         guard estimated <= 3 else { return .rejected(.extraMarks) }
-        let first = digits[0]
-        let layout = DigitLayout(
+        let first = digits[0].blob
+        return .digits(DigitLayout(
             glyphCount: digits.count, estimatedDigitCount: estimated,
-            leadingGlyphIsNarrow: Double(first.width) < 0.4 * Double(first.height))
-        writeOCRImage()
-        return .digits(layout)
+            leadingGlyphIsNarrow: Double(first.width) < 0.4 * Double(first.height)))
     }
 
-    /// Copies the digit band, binarized, with a white margin of a quarter of its height into ``ocrImage``.
-    private mutating func writeOCRImage() {
+    /// Lower quartile of the samples brighter than `threshold` (the paper), from the current histogram.
+    private func paperWhite(above threshold: Int) -> Int {
+        var paper = 0
+        for level in (threshold + 1)..<256 { paper += histogram[level] }
+        var running = 0
+        for level in (threshold + 1)..<256 {
+            running += histogram[level]
+            if running * 4 >= paper { return level }
+        }
+        return 255
+    }
+
+    /// Copies each digit (its box plus one sample of anti-aliased edge, other blobs whitened) into ``ocrImage``, left
+    /// to right with gaps of a fifth of the digit height and a margin of a third, luma stretched from `black` to
+    /// `white`.
+    private mutating func writeOCRImage(black: Int, white: Int) {
         let size = Self.canvasSize
-        let minX = digits.map(\.minX).min()!
-        let maxX = digits.map(\.maxX).max()!
-        let minY = digits.map(\.minY).min()!
-        let maxY = digits.map(\.maxY).max()!
-        let margin = max(6, (maxY - minY + 1) / 4)
-        ocrWidth = maxX - minX + 1 + 2 * margin
-        ocrHeight = maxY - minY + 1 + 2 * margin
-        if ocrImage.count < ocrWidth * ocrHeight {
-            ocrImage = [UInt8](repeating: 255, count: ocrWidth * ocrHeight)
-        }
-        for y in 0..<ocrHeight {
-            for x in 0..<ocrWidth {
-                let sourceX = x - margin + minX
-                let sourceY = y - margin + minY
-                let isInk = sourceX >= minX && sourceX <= maxX && sourceY >= minY && sourceY <= maxY
-                    && ink[sourceY * size + sourceX] != 0
-                ocrImage[y * ocrWidth + x] = isInk ? 0 : 255
+        let top = max(0, digits.map(\.blob.minY).min()! - 1)
+        let bottom = min(size - 1, digits.map(\.blob.maxY).max()! + 1)
+        let bandHeight = bottom - top + 1
+        let gap = max(3, bandHeight / 5)
+        let margin = max(6, bandHeight / 3)
+        var width = 2 * margin + gap * (digits.count - 1)
+        for digit in digits { width += min(size - 1, digit.blob.maxX + 1) - max(0, digit.blob.minX - 1) + 1 }
+        ocrWidth = width
+        ocrHeight = bandHeight + 2 * margin
+        ocrImage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: ocrWidth * ocrHeight) }
+        let span = Double(max(1, white - black))
+        var column = margin
+        for digit in digits {
+            let left = max(0, digit.blob.minX - 1)
+            let right = min(size - 1, digit.blob.maxX + 1)
+            for sourceY in top...bottom {
+                for sourceX in left...right {
+                    let index = sourceY * size + sourceX
+                    let label = labeler.labels[index]
+                    guard label <= 0 || label == digit.label, usable[index] else { continue }
+                    let stretched = (Double(luma[index]) - Double(black)) * 255 / span
+                    ocrImage[(margin + sourceY - top) * ocrWidth + column + sourceX - left] =
+                        UInt8(max(0, min(255, stretched)).rounded())
+                }
             }
+            column += right - left + 1 + gap
         }
     }
 
-    private func percentile(_ histogram: [Int], total: Int, share: Double) -> Int {
+    /// Histogram of the usable samples' luma.
+    private mutating func fillHistogram() {
+        for level in 0..<256 { histogram[level] = 0 }
+        for index in 0..<(Self.canvasSize * Self.canvasSize) where usable[index] { histogram[Int(luma[index])] += 1 }
+    }
+
+    private func percentile(total: Int, share: Double) -> Int {
         let target = Int(Double(total) * share)
         var running = 0
         for level in 0..<256 {
@@ -189,9 +349,9 @@ struct DigitCropper {
         return 255
     }
 
-    /// Otsu's threshold over `from...to`: the level that best separates ink from paper (maximal between-class
+    /// Otsu's threshold over `low...high`: the level that best separates ink from paper (maximal between-class
     /// variance). Pixels at or below it are ink.
-    private func otsuThreshold(_ histogram: [Int], from low: Int, to high: Int) -> Int {
+    private func otsuThreshold(from low: Int, to high: Int) -> Int {
         var total = 0
         var weightedTotal = 0.0
         for level in low...high {
@@ -200,16 +360,16 @@ struct DigitCropper {
         }
         var best = (low + high) / 2
         var bestVariance = -1.0
-        var backgroundCount = 0
-        var backgroundSum = 0.0
+        var darkCount = 0
+        var darkSum = 0.0
         for level in low..<high {
-            backgroundCount += histogram[level]
-            backgroundSum += Double(level * histogram[level])
-            let foregroundCount = total - backgroundCount
-            guard backgroundCount > 0, foregroundCount > 0 else { continue }
-            let meanDark = backgroundSum / Double(backgroundCount)
-            let meanBright = (weightedTotal - backgroundSum) / Double(foregroundCount)
-            let variance = Double(backgroundCount) * Double(foregroundCount) * (meanBright - meanDark) * (meanBright - meanDark)
+            darkCount += histogram[level]
+            darkSum += Double(level * histogram[level])
+            let brightCount = total - darkCount
+            guard darkCount > 0, brightCount > 0 else { continue }
+            let meanDark = darkSum / Double(darkCount)
+            let meanBright = (weightedTotal - darkSum) / Double(brightCount)
+            let variance = Double(darkCount) * Double(brightCount) * (meanBright - meanDark) * (meanBright - meanDark)
             if variance > bestVariance {
                 bestVariance = variance
                 best = level

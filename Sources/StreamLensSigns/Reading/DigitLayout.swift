@@ -20,6 +20,8 @@ enum CropRejection: Equatable, Sendable {
     case noDigits
     /// Marks that are not digits (letters, units, symbols) sit beside the digits.
     case extraMarks
+    /// The digits are not centred on the disc: one is probably missing.
+    case offCentre
 }
 
 /// The result of preparing a candidate for OCR.

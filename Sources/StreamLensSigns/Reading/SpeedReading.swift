@@ -19,8 +19,9 @@ enum SpeedTextInterpreter {
     ///
     /// - Letters become digits only when `layout` saw as many digit-shaped blobs as the text has characters (each
     ///   letter then sits on a digit's blob); without that evidence a letter rejects the read.
-    /// - A missing leading "1" ("00" for a sign with three glyphs whose first is a narrow stroke) is restored: thin
-    ///   ones are what OCR drops most.
+    /// - A missing "1" is restored when the blobs show one more digit than the text and the first is a narrow
+    ///   stroke ("00" → 100, "10" → 110): thin ones are what OCR drops most, and only the leading digit of a speed
+    ///   is ever a 1 beside other digits of three.
     static func interpret(
         text rawText: String, confidence: Double, layout: DigitLayout?, profile: SpeedLimitProfile
     ) -> SpeedReading? {
@@ -40,7 +41,7 @@ enum SpeedTextInterpreter {
             }
             text = repaired
         }
-        if let layout, layout.estimatedDigitCount == text.count + 1, layout.leadingGlyphIsNarrow, text.first != "1" {
+        if let layout, layout.estimatedDigitCount == text.count + 1, layout.leadingGlyphIsNarrow {
             text = "1" + text
         }
         guard text.first != "0", let value = Int(text), profile.allows(value) else { return nil }
