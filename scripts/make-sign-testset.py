@@ -24,7 +24,7 @@ import cairosvg
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 SEED = 20240603
 WIDTH, HEIGHT = 640, 272  # bikes.mp4's own size
 FRAME_STEP = 0.08  # seconds between stored frames: every second frame of the 25 fps source
@@ -165,7 +165,7 @@ def load_distractor_art(media):
             image = rasterize_svg(svg, SUPERSAMPLE)
         except Exception:  # an SVG without a size: give it one
             continue
-        art[name] = image
+        art[name] = image.crop(image.getbbox())  # drop the artwork's empty margin: size means the sign's size
     if "lorry_limit_7.5t" not in art and "maxweight_5.5t" not in art:
         fail("no red-ring distractor signs found (signs/openclipart/lorry_limit.svg, signs/josm/maxweight.svg)")
     return art
@@ -425,6 +425,8 @@ def main():
                 visible = int(rng.integers(2, 6))
             if serial % 11 == 5:
                 size_far, size_near = 22.0, float(rng.uniform(26, 34))
+            # Approaching at road speed a sign grows by at most about a tenth between stored frames.
+            size_near = min(size_near, size_far * (1 + 0.1 * (visible - 1)))
             clip = ClipWriter(f"sign_{serial:02d}_{value}_{difficulty}", "sign")
             animate_sign(clip, rng, background, int(rng.integers(0, len(background))), art,
                          random_look(rng, difficulty), visible, (size_far, size_near), 2, 2, value=value)

@@ -22,7 +22,7 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
 
     public init(
         profile: SpeedLimitProfile = .europe,
-        minimumConfidence: Double = 0.9,
+        minimumConfidence: Double = 0.7,
         vote: SignVote = SignVote(),
         maximumReadsPerSign: Int = 10,
         trackTimeout: Duration = .milliseconds(400),

@@ -10,8 +10,8 @@ import StreamLensCore
 /// 2. Red samples (the ring's inner edge, smeared inwards by blur) are never ink: digits are black, the ring is red.
 ///    Only red hues count, so a yellow disc (Nordic signs) stays paper.
 /// 3. The disc's 3rd and 97th luma percentiles must differ by ``minimumContrast``: a bright disc with dark digits.
-/// 4. Illumination is flattened: each pixel is divided by the local paper level (the brightest sample of its
-///    neighbourhood, interpolated over a coarse grid), so a shadow across half the sign does not turn into ink.
+/// 4. Illumination is flattened: each pixel is divided by the local paper level (a grey-level closing that erases
+///    the digit strokes), so a shadow across half the sign does not turn into ink.
 ///    Otsu's threshold then splits ink from paper, so dim and backlit signs binarize like bright ones.
 /// 5. Dark blobs are sorted: arcs out at the rim are ring remains and dropped; tall blobs across the middle of one
 ///    height are digits; anything else of some size (a "t", an "m", a lorry) rejects the candidate before OCR, and
@@ -24,8 +24,9 @@ import StreamLensCore
 /// Not synchronized: keeps scratch buffers between calls. Use one per analysis thread.
 struct DigitCropper {
     static let canvasSize = 72
-    /// Cells of the illumination grid per side.
-    private static let gridCells = 6
+    /// Half-width of the closing window that estimates the paper level: wider than a digit stroke (about a sixth of
+    /// the digit height, 6–7 samples here).
+    private static let closingRadius = 6
     /// Radius of the cut-out disc as a share of the ring's inner radius: a little more than the disc, since red
     /// samples and rim arcs are removed later; touching the ring is better than clipping the digits.
     var innerRadiusShare = 1.03
@@ -38,7 +39,8 @@ struct DigitCropper {
     private var usable = [Bool](repeating: false, count: canvasSize * canvasSize)
     private var radius = [Float](repeating: 0, count: canvasSize * canvasSize)
     private var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
-    private var paperLevel = [Double](repeating: 0, count: gridCells * gridCells)
+    private var paper = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var scratch = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var histogram = [Int](repeating: 0, count: 256)
     private var ringSamples = [Int](repeating: 0, count: 16)
     private var labeler = ComponentLabeler()
@@ -160,64 +162,45 @@ struct DigitCropper {
         return ringSamples[ringSamples.count / 2]
     }
 
-    /// Divides luma by the local paper level: the brightest usable sample of each grid cell (digit strokes are
-    /// narrower than a cell, so every cell that holds paper shows it), bilinearly interpolated between cell centres.
-    /// Cells without usable samples borrow their neighbours' level.
+    /// Divides luma by the local paper level, estimated by a grey-level closing (a maximum filter, then a minimum
+    /// filter, over ``closingRadius`` in each direction): it erases strokes narrower than the window and keeps
+    /// larger steps such as a shadow's edge in place, so a shadow across half the sign does not turn into ink.
+    /// Samples that are not usable (the ring, outside the disc) take no part.
     private mutating func flattenIllumination() {
         let size = Self.canvasSize
-        let cells = Self.gridCells
-        let cellSize = size / cells
-        for cellY in 0..<cells {
-            for cellX in 0..<cells {
-                var level = 0
-                for y in (cellY * cellSize)..<((cellY + 1) * cellSize) {
-                    for x in (cellX * cellSize)..<((cellX + 1) * cellSize) where usable[y * size + x] {
-                        level = max(level, Int(luma[y * size + x]))
-                    }
+        let r = Self.closingRadius
+        // Maximum filter, rows then columns; unusable samples count as black.
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 0
+                for column in max(0, x - r)...min(size - 1, x + r) where usable[y * size + column] {
+                    level = max(level, luma[y * size + column])
                 }
-                paperLevel[cellY * cells + cellX] = Double(level)
+                scratch[y * size + x] = level
             }
-        }
-        // Empty cells (outside the disc, or all ring) take the mean of their non-empty neighbours, outwards.
-        for _ in 0..<cells {
-            var filledAny = false
-            for cell in 0..<(cells * cells) where paperLevel[cell] == 0 {
-                let cellX = cell % cells
-                let cellY = cell / cells
-                var sum = 0.0
-                var count = 0
-                for neighbourY in max(0, cellY - 1)...min(cells - 1, cellY + 1) {
-                    for neighbourX in max(0, cellX - 1)...min(cells - 1, cellX + 1) {
-                        let level = paperLevel[neighbourY * cells + neighbourX]
-                        if level > 0 && level < 1000 {
-                            sum += level
-                            count += 1
-                        }
-                    }
-                }
-                // Marked 1000+ so that cells filled in this pass do not feed each other in the same pass.
-                if count > 0 {
-                    paperLevel[cell] = 1000 + sum / Double(count)
-                    filledAny = true
-                }
-            }
-            for cell in 0..<(cells * cells) where paperLevel[cell] >= 1000 { paperLevel[cell] -= 1000 }
-            if !filledAny { break }
         }
         for y in 0..<size {
-            let gridY = min(max((Double(y) + 0.5) / Double(cellSize) - 0.5, 0), Double(cells - 1))
-            let row0 = min(Int(gridY), cells - 2)
-            let weightY = gridY - Double(row0)
             for x in 0..<size {
-                let gridX = min(max((Double(x) + 0.5) / Double(cellSize) - 0.5, 0), Double(cells - 1))
-                let column0 = min(Int(gridX), cells - 2)
-                let weightX = gridX - Double(column0)
-                let top = paperLevel[row0 * cells + column0] * (1 - weightX)
-                    + paperLevel[row0 * cells + column0 + 1] * weightX
-                let bottom = paperLevel[(row0 + 1) * cells + column0] * (1 - weightX)
-                    + paperLevel[(row0 + 1) * cells + column0 + 1] * weightX
-                let level = max(8, top * (1 - weightY) + bottom * weightY)
-                luma[y * size + x] = UInt8(min(255, (Double(luma[y * size + x]) * 255 / level).rounded()))
+                var level: UInt8 = 0
+                for row in max(0, y - r)...min(size - 1, y + r) { level = max(level, scratch[row * size + x]) }
+                paper[y * size + x] = level
+            }
+        }
+        // Minimum filter, rows then columns, over the dilated paper.
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 255
+                for column in max(0, x - r)...min(size - 1, x + r) { level = min(level, paper[y * size + column]) }
+                scratch[y * size + x] = level
+            }
+        }
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 255
+                for row in max(0, y - r)...min(size - 1, y + r) { level = min(level, scratch[row * size + x]) }
+                let index = y * size + x
+                let divisor = Double(max(8, level))
+                luma[index] = UInt8(min(255, (Double(luma[index]) * 255 / divisor).rounded()))
             }
         }
     }
@@ -281,10 +264,15 @@ struct DigitCropper {
             estimated += max(1, Int((Double(digit.blob.width) / (0.62 * Double(digit.blob.height))).rounded()))
         }
         guard estimated <= 3 else { return .rejected(.extraMarks) }
-        let first = digits[0].blob
-        return .digits(DigitLayout(
-            glyphCount: digits.count, estimatedDigitCount: estimated,
-            leadingGlyphIsNarrow: Double(first.width) < 0.4 * Double(first.height)))
+        // A "1" is a narrow stroke beside wider digits; condensed fonts make every digit slim, so narrowness is
+        // judged against the widest glyph of the sign.
+        let widest = Double(digits.map(\.blob.width).max()!)
+        var layout = DigitLayout(estimatedDigitCount: estimated)
+        for digit in digits {
+            let width = Double(digit.blob.width)
+            layout.appendGlyph(narrow: digits.count > 1 && width < 0.6 * widest && width < 0.45 * Double(digit.blob.height))
+        }
+        return .digits(layout)
     }
 
     /// Lower quartile of the samples brighter than `threshold` (the paper), from the current histogram.
@@ -324,6 +312,8 @@ struct DigitCropper {
                     let index = sourceY * size + sourceX
                     let label = labeler.labels[index]
                     guard label <= 0 || label == digit.label, usable[index] else { continue }
+                    // An edge sample beside another digit's ink is that digit's anti-aliasing, not this one's.
+                    if label <= 0 && bordersOtherDigit(index, digit.label) { continue }
                     let stretched = (Double(luma[index]) - Double(black)) * 255 / span
                     ocrImage[(margin + sourceY - top) * ocrWidth + column + sourceX - left] =
                         UInt8(max(0, min(255, stretched)).rounded())
@@ -331,6 +321,22 @@ struct DigitCropper {
             }
             column += right - left + 1 + gap
         }
+    }
+
+    /// Whether a background sample touches ink of a digit blob other than `label` and none of `label`'s.
+    private func bordersOtherDigit(_ index: Int, _ label: Int32) -> Bool {
+        let size = Self.canvasSize
+        let x = index % size
+        let y = index / size
+        var other = false
+        for neighbourY in max(0, y - 1)...min(size - 1, y + 1) {
+            for neighbourX in max(0, x - 1)...min(size - 1, x + 1) {
+                let neighbour = labeler.labels[neighbourY * size + neighbourX]
+                if neighbour == label { return false }
+                if neighbour > 0 && isDigit[Int(neighbour) - 1] { other = true }
+            }
+        }
+        return other
     }
 
     /// Histogram of the usable samples' luma.

@@ -61,8 +61,8 @@ final class TesseractEngine {
         TessBaseAPIDelete(handle)
     }
 
-    /// Reads one line of text from an 8-bit grey image (`width` × `height`, `bytesPerRow` apart): the text with
-    /// whitespace removed and Tesseract's mean confidence (0…1).
+    /// Reads an 8-bit grey image (`width` × `height`, `bytesPerRow` apart): the text with whitespace removed and
+    /// Tesseract's mean confidence (0…1).
     func read(gray: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) -> (text: String, confidence: Double) {
         TessBaseAPISetImage(handle, gray, Int32(width), Int32(height), 1, Int32(bytesPerRow))
         // The crop is normalized to digits about 40 px high, which is what Tesseract expects at 300 dpi.
