@@ -24,11 +24,14 @@ import cairosvg
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 SEED = 20240603
 WIDTH, HEIGHT = 640, 272  # bikes.mp4's own size
 FRAME_STEP = 0.08  # seconds between stored frames: every second frame of the 25 fps source
 EU_VALUES = [5] + list(range(10, 131, 10))
+ROUNDS = 5  # every value appears this many times, each time in another font, look, size and duration
+# Red-ring signs re-lettered with text that is not a European speed: must never produce an event.
+RELETTERED_DISTRACTORS = ["35", "55", "7,5t", "3,5t", "2,8m"]
 SUPERSAMPLE = 256  # side of a sign before it is scaled to its on-screen size
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -410,7 +413,7 @@ def main():
 
     # Speed-limit signs: every value three times, each time with another font, look, size range and duration.
     serial = 0
-    for round_index in range(3):
+    for round_index in range(ROUNDS):
         for value in EU_VALUES:
             difficulty = difficulties[serial % len(difficulties)]
             font = artist.fonts[serial % len(artist.fonts)]
@@ -449,7 +452,7 @@ def main():
     clips.append(clip.close())
 
     # Still images: one frame each, the runner feeds a .jpg as a single frame.
-    for index, value in enumerate((30, 70, 120)):
+    for index, value in enumerate((30, 50, 70, 100, 120)):
         clip = ClipWriter(f"still_{value}", "still")
         frame = background[int(rng.integers(0, len(background)))].copy()
         warped = light_sign(place_sign(artist.speed_sign(value, artist.fonts[index % len(artist.fonts)]),
@@ -471,6 +474,15 @@ def main():
                          random_look(rng, difficulty), int(rng.integers(8, 14)),
                          (float(rng.uniform(30, 50)), float(rng.uniform(60, 100))), 1, 1, distractor=name)
             clips.append(clip.close())
+
+    # The maxspeed artwork re-lettered with numbers and units that are no European speed limit.
+    for index, text in enumerate(RELETTERED_DISTRACTORS):
+        clip = ClipWriter(f"distractor_relettered_{text.replace(',', '.')}", "distractor")
+        art = artist.speed_sign(text, artist.fonts[index % len(artist.fonts)])
+        animate_sign(clip, rng, background, int(rng.integers(0, len(background))), art,
+                     random_look(rng, difficulties[index % len(difficulties)]), int(rng.integers(8, 14)),
+                     (float(rng.uniform(30, 50)), float(rng.uniform(55, 80))), 1, 1, distractor=text)
+        clips.append(clip.close())
 
     # Scene text pasted as billboards, and whole scene-text photos as stills and short static clips.
     for index, (name, word) in enumerate(words):
