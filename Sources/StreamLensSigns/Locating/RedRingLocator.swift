@@ -7,8 +7,8 @@ import StreamLensCore
 /// 1. Red mask: a chroma sample is red when V − 128 ≥ ``minimumRedness`` and its hue is red rather than orange,
 ///    yellow or magenta (|U − 128| ≤ (V − 128) / 2). The low threshold keeps dim, shadowed and backlit rings.
 /// 2. Regions of the mask are labelled with a small gap tolerance so rings broken by shadows stay whole.
-/// 3. The ring's geometry comes from its hole: the not-red area around the region's middle, flood-filled while it
-///    stays a sample away from red (so one-sample gaps in the ring do not leak). The hole gives the centre and the
+/// 3. The ring's geometry comes from its hole: the largest not-red area the region encloses (not reachable from the
+///    region's box border through samples a sample away from red, so one-sample gaps in the ring do not leak). The hole gives the centre and the
 ///    inner radii even when something red behind the sign (a brake light) is joined to the ring; the ring's
 ///    thickness, measured along rays, gives the outer radii. A region without a closed hole falls back to its
 ///    bounding box.
@@ -165,56 +165,77 @@ struct RedRingLocator {
         return ring
     }
 
-    /// Bounds of the not-red area around the component's middle, flood-filled (4-connected) through samples at
-    /// least one sample away from red; nil when the middle is red or the fill leaks out of the component's box.
+    /// Bounds of the largest not-red area enclosed by the component: the not-red samples of its box that cannot be
+    /// reached from the box's border. Filling moves only through samples at least one sample away from red (so
+    /// one-sample gaps in the ring do not leak). Nil when nothing roundish is enclosed.
     private mutating func hole(in component: MaskComponent, width: Int, height: Int) -> MaskComponent? {
-        let startX = (component.minX + component.maxX) / 2
-        let startY = (component.minY + component.maxY) / 2
+        let minX = component.minX
+        let maxX = component.maxX
+        let minY = component.minY
+        let maxY = component.maxY
         return mask.withUnsafeBufferPointer { mask -> MaskComponent? in
             holeVisited.withUnsafeMutableBufferPointer { visited -> MaskComponent? in
                 holeQueue.withUnsafeMutableBufferPointer { queue -> MaskComponent? in
                     func isOpen(_ x: Int, _ y: Int) -> Bool {
-                        guard x > component.minX, x < component.maxX, y > component.minY, y < component.maxY else {
-                            return false
-                        }
+                        guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return false }
                         let index = y * width + x
-                        return mask[index] == 0 && mask[index - 1] == 0 && mask[index + 1] == 0
-                            && mask[index - width] == 0 && mask[index + width] == 0
+                        return mask[index] == 0 && (x == 0 || mask[index - 1] == 0)
+                            && (x == width - 1 || mask[index + 1] == 0) && (y == 0 || mask[index - width] == 0)
+                            && (y == height - 1 || mask[index + width] == 0)
                     }
-                    guard isOpen(startX, startY) else { return nil }
-                    var hole = MaskComponent(minX: startX, minY: startY, maxX: startX, maxY: startY, pixelCount: 0)
-                    var count = 0
-                    var head = 0
-                    queue[count] = Int32(startY * width + startX)
-                    count += 1
-                    visited[startY * width + startX] = 1
-                    var leaked = false
-                    while head < count {
-                        let index = Int(queue[head])
-                        head += 1
-                        let x = index % width
-                        let y = index / width
-                        hole.minX = min(hole.minX, x)
-                        hole.maxX = max(hole.maxX, x)
-                        hole.minY = min(hole.minY, y)
-                        hole.maxY = max(hole.maxY, y)
-                        hole.pixelCount += 1
-                        // Touching the box's border means the fill got out of the ring.
-                        if x <= component.minX + 1 || x >= component.maxX - 1 || y <= component.minY + 1
-                            || y >= component.maxY - 1
-                        {
-                            leaked = true
-                            break
+                    /// Fills from (x, y) marking `mark`; returns the filled region's bounds.
+                    func fill(fromX x: Int, y: Int, mark: UInt8) -> MaskComponent {
+                        var region = MaskComponent(minX: x, minY: y, maxX: x, maxY: y, pixelCount: 0)
+                        var head = 0
+                        var count = 1
+                        queue[0] = Int32(y * width + x)
+                        visited[y * width + x] = mark
+                        while head < count {
+                            let index = Int(queue[head])
+                            head += 1
+                            let px = index % width
+                            let py = index / width
+                            region.minX = min(region.minX, px)
+                            region.maxX = max(region.maxX, px)
+                            region.minY = min(region.minY, py)
+                            region.maxY = max(region.maxY, py)
+                            region.pixelCount += 1
+                            for (nx, ny) in [(px - 1, py), (px + 1, py), (px, py - 1), (px, py + 1)]
+                            where isOpen(nx, ny) && visited[ny * width + nx] == 0 {
+                                visited[ny * width + nx] = mark
+                                queue[count] = Int32(ny * width + nx)
+                                count += 1
+                            }
                         }
-                        for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
-                        where isOpen(nx, ny) && visited[ny * width + nx] == 0 {
-                            visited[ny * width + nx] = 1
-                            queue[count] = Int32(ny * width + nx)
-                            count += 1
+                        return region
+                    }
+                    // Everything reachable from the border is outside the ring.
+                    for x in minX...maxX {
+                        for y in [minY, maxY] where isOpen(x, y) && visited[y * width + x] == 0 {
+                            _ = fill(fromX: x, y: y, mark: 1)
                         }
                     }
-                    for position in 0..<count { visited[Int(queue[position])] = 0 }
-                    return leaked ? nil : hole
+                    for y in minY...maxY {
+                        for x in [minX, maxX] where isOpen(x, y) && visited[y * width + x] == 0 {
+                            _ = fill(fromX: x, y: y, mark: 1)
+                        }
+                    }
+                    var largest: MaskComponent?
+                    for y in minY...maxY {
+                        for x in minX...maxX where isOpen(x, y) && visited[y * width + x] == 0 {
+                            let region = fill(fromX: x, y: y, mark: 2)
+                            if region.pixelCount > largest?.pixelCount ?? 0 { largest = region }
+                        }
+                    }
+                    for y in minY...maxY {
+                        let row = y * width
+                        for x in minX...maxX { visited[row + x] = 0 }
+                    }
+                    // An ellipse fills 79 % of its box; a sliver between the ring and something red behind it less.
+                    guard let largest, largest.pixelCount >= 4,
+                        Double(largest.pixelCount) >= 0.55 * Double(largest.width * largest.height)
+                    else { return nil }
+                    return largest
                 }
             }
         }
