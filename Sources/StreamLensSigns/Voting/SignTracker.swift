@@ -43,6 +43,8 @@ struct SignTracker {
     /// Adds the sightings of the frame at `pts` (the largest sign first) and moves tracks that ended into `closed`,
     /// oldest last sighting first.
     mutating func update(pts: Duration, sightings: [SignSighting], closed: inout [SignTrack]) {
+        // A timestamp that jumps backwards (a loop, a new segment) ends every track.
+        if openTracks.contains(where: { $0.lastSeen > pts }) { closeAll(into: &closed) }
         claimed.removeAll(keepingCapacity: true)
         claimed.append(contentsOf: repeatElement(false, count: openTracks.count))
         for sighting in sightings {
@@ -63,13 +65,12 @@ struct SignTracker {
                 claimed.append(true)
             }
         }
-        // A timestamp that jumps backwards (a loop, a new segment) ends every track.
-        let jumpedBack = openTracks.contains { $0.lastSeen > pts }
         let timeout = self.timeout
-        closeTracks(into: &closed) { jumpedBack || pts - $0.lastSeen > timeout }
-        // Mark newly confirmed tracks: the order of confirmation picks the current limit.
+        closeTracks(into: &closed) { pts - $0.lastSeen > timeout }
+        // Mark newly confirmed tracks: the order of confirmation picks the current limit. A sign still in view may
+        // be seen again, so it needs the vote's full count of agreeing reads.
         for index in openTracks.indices where openTracks[index].confirmedAt == nil {
-            if vote.decide(reads: openTracks[index].reads, sightings: openTracks[index].sightings) != nil {
+            if vote.decide(reads: openTracks[index].reads, sightings: nil) != nil {
                 openTracks[index].confirmedAt = pts
             }
         }
@@ -84,8 +85,7 @@ struct SignTracker {
     func latestConfirmedTrack() -> (track: SignTrack, reading: SpeedReading)? {
         var latest: (track: SignTrack, reading: SpeedReading)?
         for track in openTracks {
-            guard let confirmedAt = track.confirmedAt,
-                let decision = vote.decide(reads: track.reads, sightings: track.sightings)
+            guard let confirmedAt = track.confirmedAt, let decision = vote.decide(reads: track.reads, sightings: nil)
             else { continue }
             if latest == nil || confirmedAt > latest!.track.confirmedAt! { latest = (track, decision.reading) }
         }

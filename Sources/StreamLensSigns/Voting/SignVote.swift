@@ -12,12 +12,14 @@ public struct SignVote: Sendable, Equatable {
         self.requiredAgreement = requiredAgreement
     }
 
-    /// The confirmed value of a sign seen `sightings` times and read as `reads`, or nil.
+    /// The confirmed value of a sign read as `reads`, or nil.
     ///
-    /// The winner needs `min(minimumAgreeingReads, sightings)` agreeing reads — a still image, seen once, can
-    /// confirm with one read, while a sign seen ten times needs three — and at least ``requiredAgreement`` of all
-    /// reads. A tie is no winner. The confidence is the mean confidence of the agreeing reads.
-    public func decide(reads: [SpeedReading], sightings: Int) -> (reading: SpeedReading, agreeing: Int)? {
+    /// `sightings` is how often a sign that is gone was seen, or nil while it may still be seen again. The winner
+    /// needs `min(minimumAgreeingReads, sightings)` agreeing reads (all of ``minimumAgreeingReads`` while in view) —
+    /// a still image, seen once, confirms with its one read, while a sign seen ten times needs three — and at least
+    /// ``requiredAgreement`` of all reads. A tie is no winner. The confidence is the mean confidence of the agreeing
+    /// reads.
+    public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {
         guard !reads.isEmpty else { return nil }
         var best: (value: Int, count: Int, confidenceSum: Double)?
         var tied = false
@@ -38,7 +40,7 @@ public struct SignVote: Sendable, Equatable {
             }
         }
         guard let best, !tied else { return nil }
-        let needed = min(minimumAgreeingReads, max(1, sightings))
+        let needed = min(minimumAgreeingReads, max(1, sightings ?? minimumAgreeingReads))
         guard best.count >= needed, Double(best.count) >= requiredAgreement * Double(reads.count) else { return nil }
         return (SpeedReading(value: best.value, confidence: best.confidenceSum / Double(best.count)), best.count)
     }
