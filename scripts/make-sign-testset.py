@@ -24,7 +24,7 @@ import cairosvg
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 SEED = 20240603
 WIDTH, HEIGHT = 640, 272  # bikes.mp4's own size
 FRAME_STEP = 0.08  # seconds between stored frames: every second frame of the 25 fps source
@@ -131,6 +131,11 @@ class SignArtist:
         sign.alpha_composite(ink, ((SUPERSAMPLE - glyphs.width) // 2, (SUPERSAMPLE - glyphs.height) // 2))
         return sign
 
+    def blank_sign(self):
+        """The maxspeed disc and ring without lettering."""
+        svg = blank_maxspeed_svg(self.maxspeed_svg, "#ffffff", "#c1121c")
+        return rasterize_svg(svg, SUPERSAMPLE, SUPERSAMPLE)
+
     def original_sign(self):
         """The josm artwork as drawn (its own 60)."""
         with open(self.maxspeed_svg, "rb") as handle:
@@ -148,12 +153,6 @@ def load_distractor_art(media):
         "no_buses": ("openclipart", "no_buses.svg"),
         "no_motorbikes": ("openclipart", "Evel_Knievel.svg"),
         "stop": ("openclipart", "stop_sign_01.svg"),
-        "maxweight_5.5t": ("josm", "maxweight.svg"),
-        "maxheight_3.8m": ("josm", "maxheight.svg"),
-        "maxwidth_2m": ("josm", "maxwidth.svg"),
-        "maxlength_10m": ("josm", "maxlength.svg"),
-        "empty_ring": ("josm", "restrictions.svg"),
-        "goods": ("josm", "goods.svg"),
         "minspeed_blue_30": ("josm", "minspeed.svg"),
         "end_of_limit_60": ("josm", "maxspeed_none.svg"),
     }
@@ -169,8 +168,8 @@ def load_distractor_art(media):
         except Exception:  # an SVG without a size: give it one
             continue
         art[name] = image.crop(image.getbbox())  # drop the artwork's empty margin: size means the sign's size
-    if "lorry_limit_7.5t" not in art and "maxweight_5.5t" not in art:
-        fail("no red-ring distractor signs found (signs/openclipart/lorry_limit.svg, signs/josm/maxweight.svg)")
+    if "lorry_limit_7.5t" not in art:
+        fail("no red-ring distractor signs found (signs/openclipart/lorry_limit.svg): run scripts/fetch-media.sh")
     return art
 
 
@@ -474,6 +473,12 @@ def main():
                          random_look(rng, difficulty), int(rng.integers(8, 14)),
                          (float(rng.uniform(30, 50)), float(rng.uniform(60, 100))), 1, 1, distractor=name)
             clips.append(clip.close())
+
+    # The maxspeed artwork with no lettering at all: an empty ring (prohibition for all vehicles).
+    clip = ClipWriter("distractor_empty_ring", "distractor")
+    animate_sign(clip, rng, background, int(rng.integers(0, len(background))), artist.blank_sign(),
+                 random_look(rng, "plain"), 10, (40.0, 70.0), 1, 1, distractor="empty ring")
+    clips.append(clip.close())
 
     # The maxspeed artwork re-lettered with numbers and units that are no European speed limit.
     for index, text in enumerate(RELETTERED_DISTRACTORS):

@@ -21,7 +21,11 @@ if [[ ! -f "$media/bikes.mp4" || ! -f "$media/signs/josm/maxspeed.svg" ]]; then
     exit 1
 fi
 
-stamp=$( (cat "$generator"; printf '%s\n' "${requirements[@]}") | sha256sum | cut -d' ' -f1)
+# The set depends on the generator, the package pins and the media it reads.
+media_digest() {
+    (cd "$media" && find bikes.mp4 signs fonts scenetext -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum)
+}
+stamp=$( (cat "$generator"; printf '%s\n' "${requirements[@]}"; media_digest) | sha256sum | cut -d' ' -f1)
 if [[ -f "$output/testset.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
     echo "make-sign-testset: $output is up to date"
     exit 0

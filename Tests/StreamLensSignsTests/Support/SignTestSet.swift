@@ -4,7 +4,7 @@ import StreamLensCore
 /// The generated sign test set (scripts/make-sign-testset.sh): raw I420 clips and their ground truth.
 struct SignTestSet: Decodable {
     /// Bump together with GENERATOR_VERSION in scripts/make-sign-testset.py.
-    static let expectedGeneratorVersion = 5
+    static let expectedGeneratorVersion = 6
 
     struct Clip: Decodable {
         var name: String
