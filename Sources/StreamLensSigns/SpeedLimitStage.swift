@@ -75,10 +75,14 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         for candidate in locator.candidates {
             let box = candidate.box
             var reading: SpeedReading?
-            if tracker.wantsRead(at: box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
+            // A sign whose reads are complete is only followed, not read again.
+            if tracker.wantsRead(at: box),
+                case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate)
+            {
                 reading = read(with: engine, layout: layout)
             }
-            sightings.append(SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
+            sightings.append(
+                SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
         }
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
@@ -107,7 +111,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private func read(with engine: TesseractEngine, layout: DigitLayout) -> SpeedReading? {
         let started = clock.now()
         let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
-            engine.read(gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight, bytesPerRow: cropper.ocrWidth)
+            engine.read(
+                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
+                bytesPerRow: cropper.ocrWidth)
         }
         ocrTimings.record(clock.now() - started)
         guard confidence >= configuration.minimumConfidence else { return nil }

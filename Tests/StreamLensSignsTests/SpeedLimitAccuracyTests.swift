@@ -38,7 +38,7 @@ struct SpeedLimitAccuracyTests {
     static let outcome: Result<Outcome, any Error> = Result { try runTestSet() }
 
     static func runTestSet() throws -> Outcome {
-        let set = try SignTestSet.load()
+        let set = try SignTestSet.shared.get()
         var clips: [ClipOutcome] = []
         let timings = OCRTimings(capacity: 8192)
         for clip in set.clips {

@@ -18,7 +18,7 @@ struct SpeedLimitStageTests {
     }
 
     @Test func detectionsShowTheConfirmedLimitAndANewSignReplacesIt() throws {
-        let set = try SignTestSet.load()
+        let set = try SignTestSet.shared.get()
         let clip = try Self.clip("sequence_50_then_80", in: set)
         let capture = try EventCapture()
         let subtitlesPath = NSTemporaryDirectory() + "signs-\(UUID().uuidString).vtt"
@@ -74,7 +74,7 @@ struct SpeedLimitStageTests {
     }
 
     @Test func aStillFrameYieldsItsEventOnFinishAndTheLimitExpires() throws {
-        let set = try SignTestSet.load()
+        let set = try SignTestSet.shared.get()
         let clip = try Self.clip("still_70", in: set)
         let capture = try EventCapture()
         let stage = SpeedLimitStage(configuration: SpeedLimitConfiguration(limitExpiry: .seconds(10)), events: capture.log)
@@ -92,7 +92,7 @@ struct SpeedLimitStageTests {
     }
 
     @Test func aPassedSignStaysTheLimitUntilItExpires() throws {
-        let set = try SignTestSet.load()
+        let set = try SignTestSet.shared.get()
         let clip = try Self.clip("still_30", in: set)
         let stage = SpeedLimitStage(configuration: SpeedLimitConfiguration(limitExpiry: .seconds(10)))
         try set.forEachFrame(of: clip) { _ = try stage.analyze($0) }

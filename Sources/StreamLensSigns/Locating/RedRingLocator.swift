@@ -38,7 +38,7 @@ struct RedRingLocator {
     private var holeQueue: [Int32] = []
     private var labeler = ComponentLabeler()
     private var thicknesses: [Double] = []
-    /// Candidates of the last ``locate(in:)``.
+    /// Candidates of the last ``locate(in:)``, largest first.
     private(set) var candidates: [RingCandidate] = []
 
     private static let rayCount = 32
@@ -90,10 +90,9 @@ struct RedRingLocator {
                 radiusX: 2 * ring.outerX, radiusY: 2 * ring.outerY,
                 innerRadiusX: 2 * ring.innerX, innerRadiusY: 2 * ring.innerY, ringCoverage: coverage))
         }
-        if candidates.count > maximumCandidates {
-            candidates.sort { $0.diameter > $1.diameter }
-            candidates.removeLast(candidates.count - maximumCandidates)
-        }
+        // Largest (nearest) first: the tracker associates them in this order.
+        candidates.sort { $0.diameter > $1.diameter }
+        if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
     }
 
     /// Red where V is well above neutral and the hue is red: |U − 128| ≤ (V − 128) / 2.
@@ -200,8 +199,11 @@ struct RedRingLocator {
                             region.minY = min(region.minY, py)
                             region.maxY = max(region.maxY, py)
                             region.pixelCount += 1
-                            for (nx, ny) in [(px - 1, py), (px + 1, py), (px, py - 1), (px, py + 1)]
-                            where isOpen(nx, ny) && visited[ny * width + nx] == 0 {
+                            // Left, right, up, down (no array literal: this runs per sample).
+                            for direction in 0..<4 {
+                                let nx = px + (direction == 0 ? -1 : direction == 1 ? 1 : 0)
+                                let ny = py + (direction == 2 ? -1 : direction == 3 ? 1 : 0)
+                                guard isOpen(nx, ny), visited[ny * width + nx] == 0 else { continue }
                                 visited[ny * width + nx] = mark
                                 queue[count] = Int32(ny * width + nx)
                                 count += 1

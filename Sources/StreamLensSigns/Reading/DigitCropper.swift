@@ -255,8 +255,14 @@ struct DigitCropper {
             return .rejected(.extraMarks)
         }
         digits.sort { $0.blob.minX < $1.blob.minX }
+        var rowRight = 0
+        var widest = 0
+        for digit in digits {
+            rowRight = max(rowRight, digit.blob.maxX)
+            widest = max(widest, digit.blob.width)
+        }
         // Speed digits are centred on the disc; a row off to one side has lost a digit (often the thin 1 of "130").
-        let rowMiddle = Double(digits[0].blob.minX + digits.map(\.blob.maxX).max()! + 1) / Double(size) - 1
+        let rowMiddle = Double(digits[0].blob.minX + rowRight + 1) / Double(size) - 1
         guard abs(rowMiddle) <= 0.14 else { return .rejected(.offCentre) }
         var estimated = 0
         for digit in digits {
@@ -266,11 +272,11 @@ struct DigitCropper {
         guard estimated <= 3 else { return .rejected(.extraMarks) }
         // A "1" is a narrow stroke beside wider digits; condensed fonts make every digit slim, so narrowness is
         // judged against the widest glyph of the sign.
-        let widest = Double(digits.map(\.blob.width).max()!)
         var layout = DigitLayout(estimatedDigitCount: estimated)
         for digit in digits {
             let width = Double(digit.blob.width)
-            layout.appendGlyph(narrow: digits.count > 1 && width < 0.6 * widest && width < 0.45 * Double(digit.blob.height))
+            layout.appendGlyph(
+                narrow: digits.count > 1 && width < 0.6 * Double(widest) && width < 0.45 * Double(digit.blob.height))
         }
         return .digits(layout)
     }
@@ -292,8 +298,14 @@ struct DigitCropper {
     /// `white`.
     private mutating func writeOCRImage(black: Int, white: Int) {
         let size = Self.canvasSize
-        let top = max(0, digits.map(\.blob.minY).min()! - 1)
-        let bottom = min(size - 1, digits.map(\.blob.maxY).max()! + 1)
+        var top = size
+        var bottom = 0
+        for digit in digits {
+            top = min(top, digit.blob.minY)
+            bottom = max(bottom, digit.blob.maxY)
+        }
+        top = max(0, top - 1)
+        bottom = min(size - 1, bottom + 1)
         let bandHeight = bottom - top + 1
         let gap = max(3, bandHeight / 5)
         let margin = max(6, bandHeight / 3)

@@ -39,19 +39,21 @@ struct SignTestSet: Decodable {
 
     private enum CodingKeys: String, CodingKey { case generatorVersion, clips }
 
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
     /// `STREAMLENS_SIGN_TESTSET`, else `<repo>/.media-cache/sign-testset`.
     static var folder: String {
         if let folder = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_TESTSET"], !folder.isEmpty {
             return folder
         }
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return repo.appendingPathComponent(".media-cache/sign-testset").path
+        return repository.appendingPathComponent(".media-cache/sign-testset").path
     }
 
     enum LoadError: Error, CustomStringConvertible {
         case missing(String)
         case outdated(found: Int, folder: String)
+        case generatorFailed(String)
 
         var description: String {
             switch self {
@@ -60,7 +62,34 @@ struct SignTestSet: Decodable {
             case .outdated(let found, let folder):
                 "sign test set in \(folder) is version \(found), tests expect \(SignTestSet.expectedGeneratorVersion): "
                     + "run scripts/make-sign-testset.sh"
+            case .generatorFailed(let message):
+                "scripts/make-sign-testset.sh failed: \(message)"
             }
+        }
+    }
+
+    /// The test set, brought up to date once per test run by scripts/make-sign-testset.sh (which returns at once
+    /// when the set matches the generator and the media, and otherwise rebuilds it in under a minute).
+    static let shared: Result<SignTestSet, any Error> = Result {
+        try runGenerator()
+        return try load()
+    }
+
+    private static func runGenerator() throws {
+        let script = repository.appendingPathComponent("scripts/make-sign-testset.sh").path
+        guard FileManager.default.fileExists(atPath: script) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            throw LoadError.generatorFailed(lines.last.map(String.init) ?? "exit \(process.terminationStatus)")
         }
     }
 
