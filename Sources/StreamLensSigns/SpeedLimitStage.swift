@@ -61,7 +61,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
 
-    /// Starts Tesseract now rather than on the first frame (fails early when the language data is missing).
+    /// Starts Tesseract now rather than on the first frame, so a missing language file fails the run before it starts.
+    /// Call it before the first frame or on the analysis thread.
     public func prepare() throws {
         if engine == nil { engine = try TesseractEngine(tessdataPath: configuration.tessdataPath) }
     }
@@ -96,7 +97,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         settleClosedTracks()
     }
 
-    /// The limit in force after the frames analysed so far (nil when none or expired).
+    /// The limit in force after the frames analysed so far (nil when none or expired). Call it on the analysis thread
+    /// or after ``finish(at:)``, like ``analyze(_:)``.
     public func currentLimit(at pts: Duration) -> CurrentSpeedLimit? {
         let inView = tracker.latestConfirmedTrack().map {
             CurrentSpeedLimit(

@@ -42,18 +42,16 @@ final class TesseractEngine {
             })
         else { throw SignsError.tessdataMissing(searched: candidates) }
         guard let handle = TessBaseAPICreate() else { throw SignsError.tesseractInitFailed(path: folder, language: "eng") }
-        self.handle = handle
         // Tesseract reports what it cannot configure on stderr; the reader needs none of that chatter.
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         guard TessBaseAPIInit3(handle, folder, "eng") == 0 else {
+            // Not adopted yet: `deinit` will not run for it, so it is released here.
             TessBaseAPIDelete(handle)
             throw SignsError.tesseractInitFailed(path: folder, language: "eng")
         }
         _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", whitelist)
-        // No dictionary: a speed value is not a word.
-        _ = TessBaseAPISetVariable(handle, "load_system_dawg", "0")
-        _ = TessBaseAPISetVariable(handle, "load_freq_dawg", "0")
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
+        self.handle = handle
     }
 
     deinit {
