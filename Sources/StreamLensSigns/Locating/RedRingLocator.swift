@@ -1,0 +1,287 @@
+import Foundation
+import StreamLensCore
+
+/// Finds red rings (round European speed-limit signs) in a frame's native chroma planes.
+///
+/// Works at chroma resolution on V and U only, so it needs no colour conversion and touches a quarter of the pixels:
+/// 1. Red mask: a chroma sample is red when V − 128 ≥ ``minimumRedness`` and its hue is red rather than orange,
+///    yellow or magenta (|U − 128| ≤ (V − 128) / 2). The low threshold keeps dim, shadowed and backlit rings.
+/// 2. Regions of the mask are labelled with a small gap tolerance so rings broken by shadows stay whole.
+/// 3. The ring's geometry comes from its hole: the largest not-red area the region encloses (not reachable from the
+///    region's box border through samples a sample away from red, so one-sample gaps in the ring do not leak). The hole gives the centre and the
+///    inner radii even when something red behind the sign (a brake light) is joined to the ring; the ring's
+///    thickness, measured along rays, gives the outer radii. A region without a closed hole falls back to its
+///    bounding box.
+/// 4. It is a ring when rays from the centre meet red just outside the hole in most directions
+///    (``minimumRingCoverage``) and the middle is not red (filled discs and no-entry signs fail here).
+///
+/// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
+///
+/// ## Thread Safety
+/// Not synchronized: keeps scratch buffers between calls. Use one locator per analysis thread.
+struct RedRingLocator {
+    /// Smallest V − 128 that counts as red (chroma samples average the ring with its surroundings on small signs).
+    var minimumRedness = 12
+    /// Smallest ring diameter in luma pixels.
+    var minimumDiameter = 18.0
+    /// Largest ring diameter as a share of the frame height.
+    var maximumDiameterShare = 0.9
+    /// Share of directions in which the ring must be red.
+    var minimumRingCoverage = 0.75
+    /// Largest share of red samples allowed in the middle of the ring.
+    var maximumCentreRedness = 0.15
+    /// At most this many candidates per frame (the largest first) go on to OCR.
+    var maximumCandidates = 6
+
+    private var mask: [UInt8] = []
+    private var holeVisited: [UInt8] = []
+    private var holeQueue: [Int32] = []
+    private var labeler = ComponentLabeler()
+    private var thicknesses: [Double] = []
+    /// Candidates of the last ``locate(in:)``, largest first.
+    private(set) var candidates: [RingCandidate] = []
+
+    private static let rayCount = 32
+    private static let rays: [(dx: Double, dy: Double)] = (0..<rayCount).map {
+        let angle = Double($0) * 2 * Double.pi / Double(rayCount)
+        return (cos(angle), sin(angle))
+    }
+
+    /// Geometry of a ring in chroma samples.
+    private struct ChromaRing {
+        var centerX: Double
+        var centerY: Double
+        var innerX: Double
+        var innerY: Double
+        var outerX: Double
+        var outerY: Double
+    }
+
+    /// Finds the rings in `planes` and stores them in ``candidates``.
+    mutating func locate(in planes: YUVPlanes) {
+        candidates.removeAll(keepingCapacity: true)
+        let width = planes.v.width
+        let height = planes.v.height
+        guard width > 4, height > 4 else { return }
+        buildRedMask(planes: planes, width: width, height: height)
+        let minimumChromaDiameter = minimumDiameter / 2
+        mask.withUnsafeBufferPointer { mask in
+            labeler.label(
+                mask: mask, width: width, height: height, gapTolerance: 1,
+                minimumPixels: Int(minimumChromaDiameter * 1.5))
+        }
+        let maximumChromaDiameter = Double(height) * maximumDiameterShare
+        for component in labeler.components {
+            let chromaWidth = Double(component.width)
+            let chromaHeight = Double(component.height)
+            guard max(chromaWidth, chromaHeight) >= minimumChromaDiameter,
+                min(chromaWidth, chromaHeight) >= minimumChromaDiameter * 0.6
+            else { continue }
+            guard let ring = geometry(of: component, width: width, height: height),
+                2 * max(ring.outerX, ring.outerY) >= minimumChromaDiameter,
+                2 * max(ring.outerX, ring.outerY) <= maximumChromaDiameter
+            else { continue }
+            let aspect = ring.outerX / ring.outerY
+            guard aspect > 0.55, aspect < 1.8 else { continue }
+            guard let coverage = ringCoverage(of: ring, width: width, height: height) else { continue }
+            // Chroma sample i covers luma pixels 2i and 2i + 1: its centre is luma 2i + 1.
+            candidates.append(RingCandidate(
+                centerX: 2 * ring.centerX + 1, centerY: 2 * ring.centerY + 1,
+                radiusX: 2 * ring.outerX, radiusY: 2 * ring.outerY,
+                innerRadiusX: 2 * ring.innerX, innerRadiusY: 2 * ring.innerY, ringCoverage: coverage))
+        }
+        // Largest (nearest) first: the tracker associates them in this order.
+        candidates.sort { $0.diameter > $1.diameter }
+        if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
+    }
+
+    /// Red where V is well above neutral and the hue is red: |U − 128| ≤ (V − 128) / 2.
+    private mutating func buildRedMask(planes: YUVPlanes, width: Int, height: Int) {
+        if mask.count < width * height {
+            mask = [UInt8](repeating: 0, count: width * height)
+            holeVisited = [UInt8](repeating: 0, count: width * height)
+            holeQueue = [Int32](repeating: 0, count: width * height)
+        }
+        let threshold = minimumRedness
+        mask.withUnsafeMutableBufferPointer { mask in
+            for y in 0..<height {
+                let vRow = planes.v.row(y)
+                let uRow = planes.u.row(y)
+                let vStep = planes.v.pixelStride
+                let uStep = planes.u.pixelStride
+                let maskRow = y * width
+                for x in 0..<width {
+                    let v = Int(vRow[x * vStep]) - 128
+                    let u = Int(uRow[x * uStep]) - 128
+                    mask[maskRow + x] = (v >= threshold && 2 * abs(u) <= v) ? 1 : 0
+                }
+            }
+        }
+    }
+
+    /// The ring's centre and radii from its hole, or from the component's box when it has no closed hole.
+    private mutating func geometry(of component: MaskComponent, width: Int, height: Int) -> ChromaRing? {
+        let boxRing = ChromaRing(
+            centerX: Double(component.minX + component.maxX) / 2, centerY: Double(component.minY + component.maxY) / 2,
+            innerX: 0.74 * Double(component.width) / 2, innerY: 0.74 * Double(component.height) / 2,
+            outerX: Double(component.width) / 2, outerY: Double(component.height) / 2)
+        guard let hole = hole(in: component, width: width, height: height) else {
+            // Without a hole the region must look like a ring on its own: red fills a ring-like share of its box.
+            let fill = Double(component.pixelCount) / Double(component.width * component.height)
+            return fill > 0.12 && fill < 0.72 ? boxRing : nil
+        }
+        // The hole was filled one sample away from red: its edge is one sample further out.
+        var ring = ChromaRing(
+            centerX: Double(hole.minX + hole.maxX) / 2, centerY: Double(hole.minY + hole.maxY) / 2,
+            innerX: Double(hole.maxX - hole.minX) / 2 + 1.5, innerY: Double(hole.maxY - hole.minY) / 2 + 1.5,
+            outerX: 0, outerY: 0)
+        guard ring.innerX >= 2, ring.innerY >= 2 else { return nil }
+        // Ring thickness: red run length outwards from the hole's edge, median over the rays.
+        thicknesses.removeAll(keepingCapacity: true)
+        mask.withUnsafeBufferPointer { mask in
+            for ray in Self.rays {
+                var thickness = 0.0
+                var t = 1.0
+                let step = 0.5 / max(ring.innerX, ring.innerY)
+                while t < 1.8 {
+                    let x = Int((ring.centerX + t * ray.dx * ring.innerX).rounded())
+                    let y = Int((ring.centerY + t * ray.dy * ring.innerY).rounded())
+                    guard x >= 0, x < width, y >= 0, y < height else { break }
+                    if mask[y * width + x] != 0 {
+                        thickness = t - 1
+                    } else if thickness > 0 || t > 1.3 {
+                        break
+                    }
+                    t += step
+                }
+                thicknesses.append(thickness)
+            }
+        }
+        thicknesses.sort()
+        let thickness = min(0.6, max(0.15, thicknesses[thicknesses.count / 2] + 0.05))
+        ring.outerX = ring.innerX * (1 + thickness)
+        ring.outerY = ring.innerY * (1 + thickness)
+        return ring
+    }
+
+    /// Bounds of the largest not-red area enclosed by the component: the not-red samples of its box that cannot be
+    /// reached from the box's border. Filling moves only through samples at least one sample away from red (so
+    /// one-sample gaps in the ring do not leak). Nil when nothing roundish is enclosed.
+    private mutating func hole(in component: MaskComponent, width: Int, height: Int) -> MaskComponent? {
+        let minX = component.minX
+        let maxX = component.maxX
+        let minY = component.minY
+        let maxY = component.maxY
+        return mask.withUnsafeBufferPointer { mask -> MaskComponent? in
+            holeVisited.withUnsafeMutableBufferPointer { visited -> MaskComponent? in
+                holeQueue.withUnsafeMutableBufferPointer { queue -> MaskComponent? in
+                    func isOpen(_ x: Int, _ y: Int) -> Bool {
+                        guard x >= minX, x <= maxX, y >= minY, y <= maxY else { return false }
+                        let index = y * width + x
+                        return mask[index] == 0 && (x == 0 || mask[index - 1] == 0)
+                            && (x == width - 1 || mask[index + 1] == 0) && (y == 0 || mask[index - width] == 0)
+                            && (y == height - 1 || mask[index + width] == 0)
+                    }
+                    /// Fills from (x, y) marking `mark`; returns the filled region's bounds.
+                    func fill(fromX x: Int, y: Int, mark: UInt8) -> MaskComponent {
+                        var region = MaskComponent(minX: x, minY: y, maxX: x, maxY: y, pixelCount: 0)
+                        var head = 0
+                        var count = 1
+                        queue[0] = Int32(y * width + x)
+                        visited[y * width + x] = mark
+                        while head < count {
+                            let index = Int(queue[head])
+                            head += 1
+                            let px = index % width
+                            let py = index / width
+                            region.minX = min(region.minX, px)
+                            region.maxX = max(region.maxX, px)
+                            region.minY = min(region.minY, py)
+                            region.maxY = max(region.maxY, py)
+                            region.pixelCount += 1
+                            // Left, right, up, down (no array literal: this runs per sample).
+                            for direction in 0..<4 {
+                                let nx = px + (direction == 0 ? -1 : direction == 1 ? 1 : 0)
+                                let ny = py + (direction == 2 ? -1 : direction == 3 ? 1 : 0)
+                                guard isOpen(nx, ny), visited[ny * width + nx] == 0 else { continue }
+                                visited[ny * width + nx] = mark
+                                queue[count] = Int32(ny * width + nx)
+                                count += 1
+                            }
+                        }
+                        return region
+                    }
+                    // Everything reachable from the border is outside the ring.
+                    for x in minX...maxX {
+                        for y in [minY, maxY] where isOpen(x, y) && visited[y * width + x] == 0 {
+                            _ = fill(fromX: x, y: y, mark: 1)
+                        }
+                    }
+                    for y in minY...maxY {
+                        for x in [minX, maxX] where isOpen(x, y) && visited[y * width + x] == 0 {
+                            _ = fill(fromX: x, y: y, mark: 1)
+                        }
+                    }
+                    var largest: MaskComponent?
+                    for y in minY...maxY {
+                        for x in minX...maxX where isOpen(x, y) && visited[y * width + x] == 0 {
+                            let region = fill(fromX: x, y: y, mark: 2)
+                            if region.pixelCount > largest?.pixelCount ?? 0 { largest = region }
+                        }
+                    }
+                    for y in minY...maxY {
+                        let row = y * width
+                        for x in minX...maxX { visited[row + x] = 0 }
+                    }
+                    // An ellipse fills 79 % of its box; a sliver between the ring and something red behind it less.
+                    guard let largest, largest.pixelCount >= 4,
+                        Double(largest.pixelCount) >= 0.55 * Double(largest.width * largest.height)
+                    else { return nil }
+                    return largest
+                }
+            }
+        }
+    }
+
+    /// Share of rays from the centre that meet red between the hole's edge and the ring's outer edge, or nil when
+    /// that share is too small or the middle is red.
+    private func ringCoverage(of ring: ChromaRing, width: Int, height: Int) -> Double? {
+        mask.withUnsafeBufferPointer { mask -> Double? in
+            func isRed(_ x: Double, _ y: Double) -> Bool {
+                let column = Int(x.rounded())
+                let row = Int(y.rounded())
+                guard column >= 0, column < width, row >= 0, row < height else { return false }
+                return mask[row * width + column] != 0
+            }
+            // The middle (inside 60 % of the hole) must be mostly not red.
+            var centreSamples = 0
+            var centreRed = 0
+            for step in -4...4 {
+                for across in -4...4 {
+                    let nx = Double(across) / 6.5
+                    let ny = Double(step) / 6.5
+                    guard nx * nx + ny * ny <= 0.36 else { continue }
+                    centreSamples += 1
+                    if isRed(ring.centerX + nx * ring.innerX, ring.centerY + ny * ring.innerY) { centreRed += 1 }
+                }
+            }
+            guard Double(centreRed) <= maximumCentreRedness * Double(centreSamples) else { return nil }
+            // The ring: walk each ray from 80 % of the inner radius to 110 % of the outer one looking for red.
+            let stepCount = max(4, Int(max(ring.outerX, ring.outerY)))
+            var hits = 0
+            for ray in Self.rays {
+                for step in 0...stepCount {
+                    let share = Double(step) / Double(stepCount)
+                    let radiusX = ring.innerX * 0.8 + share * (ring.outerX * 1.1 - ring.innerX * 0.8)
+                    let radiusY = ring.innerY * 0.8 + share * (ring.outerY * 1.1 - ring.innerY * 0.8)
+                    if isRed(ring.centerX + ray.dx * radiusX, ring.centerY + ray.dy * radiusY) {
+                        hits += 1
+                        break
+                    }
+                }
+            }
+            let coverage = Double(hits) / Double(Self.rayCount)
+            return coverage >= minimumRingCoverage ? coverage : nil
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// One physical sign, as written to the event log (`--events`):
+/// `{"type":"speed_limit","value":60,"unit":"km/h","start":12.48,"end":13.2,"confidence":0.97,"box":[x,y,w,h],"reads":5}`.
+public struct SpeedLimitEvent: Codable, Sendable, Equatable {
+    /// Always `speed_limit`.
+    public var type: String
+    /// The confirmed speed.
+    public var value: Int
+    /// `km/h` or `mph`, from the region profile.
+    public var unit: String
+    /// Stream time of the first sighting, in seconds (millisecond precision).
+    public var start: Double
+    /// Stream time of the last sighting, in seconds (millisecond precision).
+    public var end: Double
+    /// Mean OCR confidence of the reads that agreed (0…1, three decimals).
+    public var confidence: Double
+    /// `[x, y, width, height]` of the nearest sighting, in source pixels.
+    public var box: [Int]
+    /// Reads that agreed on ``value``.
+    public var reads: Int
+
+    public init(
+        value: Int, unit: String, start: Double, end: Double, confidence: Double, box: [Int], reads: Int
+    ) {
+        type = "speed_limit"
+        self.value = value
+        self.unit = unit
+        self.start = (start * 1000).rounded() / 1000
+        self.end = (end * 1000).rounded() / 1000
+        self.confidence = (confidence * 1000).rounded() / 1000
+        self.box = box
+        self.reads = reads
+    }
+}

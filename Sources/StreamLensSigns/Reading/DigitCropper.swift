@@ -1,0 +1,398 @@
+import Foundation
+import StreamLensCore
+
+/// Cuts the inside of a ring out of the frame and turns it into a clean picture of its digits for OCR — or rejects
+/// it cheaply when the inside does not look like a speed-limit disc.
+///
+/// Steps, on a ``canvasSize``-square canvas (fixed work per candidate whatever the sign's size):
+/// 1. Bilinear resampling of luma and chroma over the inner disc (``innerRadiusShare`` of the ring's inner radii).
+///    Squeezing the ellipse back to a circle also undoes the squeeze of a sign seen at an angle.
+/// 2. Red samples (the ring's inner edge, smeared inwards by blur) are never ink: digits are black, the ring is red.
+///    Only red hues count, so a yellow disc (Nordic signs) stays paper.
+/// 3. The disc's 3rd and 97th luma percentiles must differ by ``minimumContrast``: a bright disc with dark digits.
+/// 4. Illumination is flattened: each pixel is divided by the local paper level (a grey-level closing that erases
+///    the digit strokes), so a shadow across half the sign does not turn into ink.
+///    Otsu's threshold then splits ink from paper, so dim and backlit signs binarize like bright ones.
+/// 5. Dark blobs are sorted: arcs out at the rim are ring remains and dropped; tall blobs across the middle of one
+///    height are digits; anything else of some size (a "t", an "m", a lorry) rejects the candidate before OCR, and
+///    so does a row of digits that is not centred (a digit was lost).
+/// 6. The digits, contrast-stretched grey (ink black, paper white), are copied side by side with even gaps into
+///    ``ocrImage``: Tesseract's LSTM reads anti-aliased grey better than a hard binarization, and even spacing
+///    keeps it from merging the two thin strokes of "110".
+///
+/// ## Thread Safety
+/// Not synchronized: keeps scratch buffers between calls. Use one per analysis thread.
+struct DigitCropper {
+    static let canvasSize = 72
+    /// Half-width of the closing window that estimates the paper level: wider than a digit stroke (about a sixth of
+    /// the digit height, 6–7 samples here).
+    private static let closingRadius = 6
+    /// Radius of the cut-out disc as a share of the ring's inner radius: a little more than the disc, since red
+    /// samples and rim arcs are removed later; touching the ring is better than clipping the digits.
+    var innerRadiusShare = 1.03
+    /// Smallest spread between the disc's dark and bright percentiles, in luma levels.
+    var minimumContrast = 28
+
+    private var luma = [UInt8](repeating: 255, count: canvasSize * canvasSize)
+    private var redness = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    /// Inside the disc and not red: may be paper or ink.
+    private var usable = [Bool](repeating: false, count: canvasSize * canvasSize)
+    private var radius = [Float](repeating: 0, count: canvasSize * canvasSize)
+    private var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var paper = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var scratch = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var histogram = [Int](repeating: 0, count: 256)
+    private var ringSamples = [Int](repeating: 0, count: 16)
+    private var labeler = ComponentLabeler()
+    private var blobInnermostRadius: [Float] = []
+    private var isDigit: [Bool] = []
+    private var digits: [(blob: MaskComponent, label: Int32)] = []
+    /// The picture for OCR from the last accepted ``prepare(planes:candidate:)``: `ocrWidth` × `ocrHeight`,
+    /// row-major, dark digits on white.
+    private(set) var ocrImage = [UInt8](repeating: 255, count: 6 * canvasSize * canvasSize)
+    private(set) var ocrWidth = 0
+    private(set) var ocrHeight = 0
+
+    init() {
+        let size = Self.canvasSize
+        for y in 0..<size {
+            for x in 0..<size {
+                let nx = (Double(x) + 0.5) / Double(size) * 2 - 1
+                let ny = (Double(y) + 0.5) / Double(size) * 2 - 1
+                radius[y * size + x] = Float((nx * nx + ny * ny).squareRoot())
+            }
+        }
+        blobInnermostRadius.reserveCapacity(64)
+        isDigit.reserveCapacity(64)
+        digits.reserveCapacity(8)
+    }
+
+    /// Prepares ``ocrImage`` for `candidate`, or says why the candidate holds no readable digits.
+    mutating func prepare(planes: YUVPlanes, candidate: RingCandidate) -> CropOutcome {
+        let size = Self.canvasSize
+        let radiusX = candidate.innerRadiusX * innerRadiusShare
+        let radiusY = candidate.innerRadiusY * innerRadiusShare
+        guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
+            candidate.centerX + radiusX <= Double(planes.width - 2),
+            candidate.centerY + radiusY <= Double(planes.height - 2)
+        else { return .rejected(.outsideFrame) }
+        resample(planes: planes, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
+
+        // Red samples belong to the ring. "Red" is relative to this ring: dim rings are only faintly red.
+        let redCutoff = UInt8(max(6, min(40, ringRedness(planes: planes, candidate: candidate) * 2 / 5)))
+        var usableCount = 0
+        for index in 0..<(size * size) {
+            usable[index] = radius[index] <= 0.97 && redness[index] < redCutoff
+            if usable[index] { usableCount += 1 }
+        }
+        guard usableCount > size * size / 3 else { return .rejected(.lowContrast) }
+        fillHistogram()
+        guard percentile(total: usableCount, share: 0.97) - percentile(total: usableCount, share: 0.03) >= minimumContrast
+        else { return .rejected(.lowContrast) }
+
+        flattenIllumination()
+        fillHistogram()
+        let dark = percentile(total: usableCount, share: 0.03)
+        let bright = percentile(total: usableCount, share: 0.97)
+        guard bright - dark >= minimumContrast / 2 else { return .rejected(.lowContrast) }
+        let threshold = otsuThreshold(from: dark, to: bright)
+
+        var inkCount = 0
+        for index in 0..<(size * size) {
+            let isInk = usable[index] && Int(luma[index]) <= threshold
+            ink[index] = isInk ? 1 : 0
+            if isInk { inkCount += 1 }
+        }
+        let inkShare = Double(inkCount) / Double(usableCount)
+        guard inkShare > 0.05, inkShare < 0.5 else { return .rejected(.inkShare) }
+
+        ink.withUnsafeBufferPointer { ink in
+            labeler.label(mask: ink, width: size, height: size, gapTolerance: 1, minimumPixels: 4)
+        }
+        let outcome = classifyBlobs()
+        if case .digits = outcome {
+            writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8))
+        }
+        return outcome
+    }
+
+    // MARK: - Steps
+
+    private mutating func resample(planes: YUVPlanes, centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
+        let size = Self.canvasSize
+        let stepX = 2 * radiusX / Double(size)
+        let stepY = 2 * radiusY / Double(size)
+        for y in 0..<size {
+            let sourceY = centerY - radiusY + (Double(y) + 0.5) * stepY
+            for x in 0..<size {
+                let sourceX = centerX - radiusX + (Double(x) + 0.5) * stepX
+                luma[y * size + x] = UInt8(Self.bilinear(planes.y, x: sourceX - 0.5, y: sourceY - 0.5).rounded())
+                // Chroma sample i is centred on luma x = 2i + 1 (MPEG-2 siting is close enough here).
+                let v = Self.bilinear(planes.v, x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
+                let u = Self.bilinear(planes.u, x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
+                // Redness counts only for red hues (|U| ≤ V / 2, as in the locator).
+                redness[y * size + x] = 2 * abs(u) <= v ? UInt8(max(0, min(255, v))) : 0
+            }
+        }
+    }
+
+    private static func bilinear(_ plane: Plane, x: Double, y: Double) -> Double {
+        let x = min(max(x, 0), Double(plane.width - 1))
+        let y = min(max(y, 0), Double(plane.height - 1))
+        let column0 = Int(x)
+        let row0 = Int(y)
+        let column1 = min(column0 + 1, plane.width - 1)
+        let row1 = min(row0 + 1, plane.height - 1)
+        let weightX = x - Double(column0)
+        let weightY = y - Double(row0)
+        let top = Double(plane[column0, row0]) * (1 - weightX) + Double(plane[column1, row0]) * weightX
+        let bottom = Double(plane[column0, row1]) * (1 - weightX) + Double(plane[column1, row1]) * weightX
+        return top * (1 - weightY) + bottom * weightY
+    }
+
+    /// Median V − 128 along the middle of the ring (87 % of its outer radius), 16 directions.
+    private mutating func ringRedness(planes: YUVPlanes, candidate: RingCandidate) -> Int {
+        for ray in 0..<ringSamples.count {
+            let angle = Double(ray) * 2 * Double.pi / Double(ringSamples.count)
+            let x = candidate.centerX + 0.87 * candidate.radiusX * cos(angle)
+            let y = candidate.centerY + 0.87 * candidate.radiusY * sin(angle)
+            ringSamples[ray] = Int(Self.bilinear(planes.v, x: x / 2 - 0.5, y: y / 2 - 0.5)) - 128
+        }
+        ringSamples.sort()
+        return ringSamples[ringSamples.count / 2]
+    }
+
+    /// Divides luma by the local paper level, estimated by a grey-level closing (a maximum filter, then a minimum
+    /// filter, over ``closingRadius`` in each direction): it erases strokes narrower than the window and keeps
+    /// larger steps such as a shadow's edge in place, so a shadow across half the sign does not turn into ink.
+    /// Samples that are not usable (the ring, outside the disc) take no part.
+    private mutating func flattenIllumination() {
+        let size = Self.canvasSize
+        let r = Self.closingRadius
+        // Maximum filter, rows then columns; unusable samples count as black.
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 0
+                for column in max(0, x - r)...min(size - 1, x + r) where usable[y * size + column] {
+                    level = max(level, luma[y * size + column])
+                }
+                scratch[y * size + x] = level
+            }
+        }
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 0
+                for row in max(0, y - r)...min(size - 1, y + r) { level = max(level, scratch[row * size + x]) }
+                paper[y * size + x] = level
+            }
+        }
+        // Minimum filter, rows then columns, over the dilated paper.
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 255
+                for column in max(0, x - r)...min(size - 1, x + r) { level = min(level, paper[y * size + column]) }
+                scratch[y * size + x] = level
+            }
+        }
+        for y in 0..<size {
+            for x in 0..<size {
+                var level: UInt8 = 255
+                for row in max(0, y - r)...min(size - 1, y + r) { level = min(level, scratch[row * size + x]) }
+                let index = y * size + x
+                let divisor = Double(max(8, level))
+                luma[index] = UInt8(min(255, (Double(luma[index]) * 255 / divisor).rounded()))
+            }
+        }
+    }
+
+    /// Sorts the ink blobs into ring remains, digits and other marks; keeps the digits in ``digits``.
+    private mutating func classifyBlobs() -> CropOutcome {
+        let size = Self.canvasSize
+        let components = labeler.components
+        // Nearest distance from the centre of each blob's pixels: ring remains stay out at the rim, while even the
+        // outer digits of "130" reach in to about 0.6.
+        blobInnermostRadius.removeAll(keepingCapacity: true)
+        blobInnermostRadius.append(contentsOf: repeatElement(2, count: components.count))
+        for index in 0..<(size * size) {
+            let label = Int(labeler.labels[index])
+            if label > 0 { blobInnermostRadius[label - 1] = min(blobInnermostRadius[label - 1], radius[index]) }
+        }
+        func centre(_ blob: MaskComponent) -> (x: Double, y: Double) {
+            ((Double(blob.minX + blob.maxX) + 1) / Double(size) - 1, (Double(blob.minY + blob.maxY) + 1) / Double(size) - 1)
+        }
+        func isRingRemain(_ index: Int) -> Bool { blobInnermostRadius[index] > 0.75 }
+        func standsAcross(_ blob: MaskComponent) -> Bool {
+            let (x, y) = centre(blob)
+            return abs(y) <= 0.3 && abs(x) <= 0.8
+        }
+        // Digits stand across the middle: tall, centred vertically.
+        var tallest = 0
+        for (index, blob) in components.enumerated() where !isRingRemain(index) && standsAcross(blob) {
+            if Double(blob.height) >= 0.3 * Double(size), Double(blob.height) <= 0.9 * Double(size) {
+                tallest = max(tallest, blob.height)
+            }
+        }
+        guard tallest > 0 else { return .rejected(.noDigits) }
+        digits.removeAll(keepingCapacity: true)
+        isDigit.removeAll(keepingCapacity: true)
+        var bandCentre = 0.0
+        for (index, blob) in components.enumerated() {
+            let digit = !isRingRemain(index) && Double(blob.height) >= 0.8 * Double(tallest) && standsAcross(blob)
+            isDigit.append(digit)
+            if digit {
+                digits.append((blob, Int32(index + 1)))
+                bandCentre += centre(blob).y
+            }
+        }
+        bandCentre /= Double(digits.count)
+        // Anything else of some size that is not a ring remain is a mark that is not a digit.
+        let markArea = Int(0.012 * Double(size * size))
+        for (index, blob) in components.enumerated()
+        where !isDigit[index] && !isRingRemain(index) && blob.pixelCount >= markArea {
+            return .rejected(.extraMarks)
+        }
+        guard digits.count <= 3, digits.allSatisfy({ abs(centre($0.blob).y - bandCentre) <= 0.15 }) else {
+            return .rejected(.extraMarks)
+        }
+        digits.sort { $0.blob.minX < $1.blob.minX }
+        var rowRight = 0
+        var widest = 0
+        for digit in digits {
+            rowRight = max(rowRight, digit.blob.maxX)
+            widest = max(widest, digit.blob.width)
+        }
+        // Speed digits are centred on the disc; a row off to one side has lost a digit (often the thin 1 of "130").
+        let rowMiddle = Double(digits[0].blob.minX + rowRight + 1) / Double(size) - 1
+        guard abs(rowMiddle) <= 0.14 else { return .rejected(.offCentre) }
+        var estimated = 0
+        for digit in digits {
+            // A digit is about 0.6 of its height wide; wider blobs are touching digits.
+            estimated += max(1, Int((Double(digit.blob.width) / (0.62 * Double(digit.blob.height))).rounded()))
+        }
+        guard estimated <= 3 else { return .rejected(.extraMarks) }
+        // A "1" is a narrow stroke beside wider digits; condensed fonts make every digit slim, so narrowness is
+        // judged against the widest glyph of the sign.
+        var layout = DigitLayout(estimatedDigitCount: estimated)
+        for digit in digits {
+            let width = Double(digit.blob.width)
+            layout.appendGlyph(
+                narrow: digits.count > 1 && width < 0.6 * Double(widest) && width < 0.45 * Double(digit.blob.height))
+        }
+        return .digits(layout)
+    }
+
+    /// Lower quartile of the samples brighter than `threshold` (the paper), from the current histogram.
+    private func paperWhite(above threshold: Int) -> Int {
+        var paper = 0
+        for level in (threshold + 1)..<256 { paper += histogram[level] }
+        var running = 0
+        for level in (threshold + 1)..<256 {
+            running += histogram[level]
+            if running * 4 >= paper { return level }
+        }
+        return 255
+    }
+
+    /// Copies each digit (its box plus one sample of anti-aliased edge, other blobs whitened) into ``ocrImage``, left
+    /// to right with gaps of a fifth of the digit height and a margin of a third, luma stretched from `black` to
+    /// `white`.
+    private mutating func writeOCRImage(black: Int, white: Int) {
+        let size = Self.canvasSize
+        var top = size
+        var bottom = 0
+        for digit in digits {
+            top = min(top, digit.blob.minY)
+            bottom = max(bottom, digit.blob.maxY)
+        }
+        top = max(0, top - 1)
+        bottom = min(size - 1, bottom + 1)
+        let bandHeight = bottom - top + 1
+        let gap = max(3, bandHeight / 5)
+        let margin = max(6, bandHeight / 3)
+        var width = 2 * margin + gap * (digits.count - 1)
+        for digit in digits { width += min(size - 1, digit.blob.maxX + 1) - max(0, digit.blob.minX - 1) + 1 }
+        ocrWidth = width
+        ocrHeight = bandHeight + 2 * margin
+        ocrImage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: ocrWidth * ocrHeight) }
+        let span = Double(max(1, white - black))
+        var column = margin
+        for digit in digits {
+            let left = max(0, digit.blob.minX - 1)
+            let right = min(size - 1, digit.blob.maxX + 1)
+            for sourceY in top...bottom {
+                for sourceX in left...right {
+                    let index = sourceY * size + sourceX
+                    let label = labeler.labels[index]
+                    guard label <= 0 || label == digit.label, usable[index] else { continue }
+                    // An edge sample beside another digit's ink is that digit's anti-aliasing, not this one's.
+                    if label <= 0 && bordersOtherDigit(index, digit.label) { continue }
+                    let stretched = (Double(luma[index]) - Double(black)) * 255 / span
+                    ocrImage[(margin + sourceY - top) * ocrWidth + column + sourceX - left] =
+                        UInt8(max(0, min(255, stretched)).rounded())
+                }
+            }
+            column += right - left + 1 + gap
+        }
+    }
+
+    /// Whether a background sample touches ink of a digit blob other than `label` and none of `label`'s.
+    private func bordersOtherDigit(_ index: Int, _ label: Int32) -> Bool {
+        let size = Self.canvasSize
+        let x = index % size
+        let y = index / size
+        var other = false
+        for neighbourY in max(0, y - 1)...min(size - 1, y + 1) {
+            for neighbourX in max(0, x - 1)...min(size - 1, x + 1) {
+                let neighbour = labeler.labels[neighbourY * size + neighbourX]
+                if neighbour == label { return false }
+                if neighbour > 0 && isDigit[Int(neighbour) - 1] { other = true }
+            }
+        }
+        return other
+    }
+
+    /// Histogram of the usable samples' luma.
+    private mutating func fillHistogram() {
+        for level in 0..<256 { histogram[level] = 0 }
+        for index in 0..<(Self.canvasSize * Self.canvasSize) where usable[index] { histogram[Int(luma[index])] += 1 }
+    }
+
+    private func percentile(total: Int, share: Double) -> Int {
+        let target = Int(Double(total) * share)
+        var running = 0
+        for level in 0..<256 {
+            running += histogram[level]
+            if running > target { return level }
+        }
+        return 255
+    }
+
+    /// Otsu's threshold over `low...high`: the level that best separates ink from paper (maximal between-class
+    /// variance). Pixels at or below it are ink.
+    private func otsuThreshold(from low: Int, to high: Int) -> Int {
+        var total = 0
+        var weightedTotal = 0.0
+        for level in low...high {
+            total += histogram[level]
+            weightedTotal += Double(level * histogram[level])
+        }
+        var best = (low + high) / 2
+        var bestVariance = -1.0
+        var darkCount = 0
+        var darkSum = 0.0
+        for level in low..<high {
+            darkCount += histogram[level]
+            darkSum += Double(level * histogram[level])
+            let brightCount = total - darkCount
+            guard darkCount > 0, brightCount > 0 else { continue }
+            let meanDark = darkSum / Double(darkCount)
+            let meanBright = (weightedTotal - darkSum) / Double(brightCount)
+            let variance = Double(darkCount) * Double(brightCount) * (meanBright - meanDark) * (meanBright - meanDark)
+            if variance > bestVariance {
+                bestVariance = variance
+                best = level
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,49 @@
+import StreamLensCore
+import Synchronization
+
+/// The most recent OCR durations (one per candidate read), kept in a fixed ring so recording never allocates.
+///
+/// ## Thread Safety
+/// A mutex guards the ring: the analysis thread records, any thread may ask for the summary.
+public final class OCRTimings: Sendable {
+    private struct Ring {
+        var samples: [Duration]
+        var next = 0
+        var total = 0
+    }
+
+    private let ring: Mutex<Ring>
+    public let capacity: Int
+
+    public init(capacity: Int = 1024) {
+        precondition(capacity > 0, "capacity must be positive")
+        self.capacity = capacity
+        ring = Mutex(Ring(samples: [Duration](repeating: .zero, count: capacity)))
+    }
+
+    /// Records one read's duration.
+    public func record(_ duration: Duration) {
+        ring.withLock { ring in
+            ring.samples[ring.next] = duration
+            ring.next = (ring.next + 1) % capacity
+            ring.total += 1
+        }
+    }
+
+    /// The last ``capacity`` durations, oldest first.
+    public func samples() -> [Duration] {
+        ring.withLock { ring in
+            ring.total <= capacity
+                ? Array(ring.samples.prefix(ring.total))
+                : Array(ring.samples[ring.next...] + ring.samples[..<ring.next])
+        }
+    }
+
+    /// Reads recorded so far, and the median of the last ``capacity`` of them (nil before the first).
+    public func summary() -> (count: Int, median: Duration?) {
+        let total = ring.withLock { $0.total }
+        let sorted = samples().sorted()
+        guard !sorted.isEmpty else { return (total, nil) }
+        return (total, sorted[sorted.count / 2])
+    }
+}

@@ -1,0 +1,21 @@
+/// Errors of the speed-limit sign reader.
+public enum SignsError: Error, Sendable, CustomStringConvertible {
+    /// No `eng.traineddata` was found in any of the searched folders.
+    case tessdataMissing(searched: [String])
+    /// Tesseract refused to start with the given language data.
+    case tesseractInitFailed(path: String, language: String)
+    /// The WebVTT subtitle file could not be created.
+    case cannotOpenSubtitles(path: String)
+
+    public var description: String {
+        switch self {
+        case .tessdataMissing(let searched):
+            "cannot find Tesseract language data 'eng.traineddata' in \(searched.joined(separator: ", ")): "
+                + "install tesseract-ocr-eng or set TESSDATA_PREFIX"
+        case .tesseractInitFailed(let path, let language):
+            "Tesseract could not load language '\(language)' from '\(path)': reinstall tesseract-ocr-\(language)"
+        case .cannotOpenSubtitles(let path):
+            "cannot write subtitles to '\(path)': check that the folder exists and is writable"
+        }
+    }
+}

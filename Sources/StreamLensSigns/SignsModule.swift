@@ -1,2 +1,0 @@
-// Speed-limit sign reader. See issue 3.
-import StreamLensCore

@@ -1,0 +1,45 @@
+/// How ``SpeedLimitStage`` reads, votes and remembers.
+public struct SpeedLimitConfiguration: Sendable, Equatable {
+    /// Values that exist on signs of the region (default: Europe, 5 and 10…130 km/h).
+    public var profile: SpeedLimitProfile
+    /// Reads below this OCR confidence (0…1) are ignored.
+    public var minimumConfidence: Double
+    /// Majority rule over a sign's reads.
+    public var vote: SignVote
+    /// Reads collected per sign; later sightings of the sign are tracked but not read again.
+    public var maximumReadsPerSign: Int
+    /// A sign not seen for this long has been passed: its event is written.
+    public var trackTimeout: Duration
+    /// The current limit is forgotten this long after its sign was last seen.
+    public var limitExpiry: Duration
+    /// Width of the analysis copy; nil asks for the full source width (signs are small, see ``SpeedLimitStage``).
+    public var analysisWidth: Int?
+    /// Folder holding `eng.traineddata`; nil searches `TESSDATA_PREFIX` and Debian's locations.
+    public var tessdataPath: String?
+
+    /// Analysis interval the defaults are tuned for: every second frame at 25 fps gives 6 reads in half a second.
+    public static let recommendedInterval: Duration = .milliseconds(80)
+
+    public init(
+        profile: SpeedLimitProfile = .europe,
+        minimumConfidence: Double = 0.7,
+        vote: SignVote = SignVote(),
+        maximumReadsPerSign: Int = 10,
+        trackTimeout: Duration = .milliseconds(400),
+        limitExpiry: Duration = .seconds(180),
+        analysisWidth: Int? = nil,
+        tessdataPath: String? = nil
+    ) {
+        precondition(minimumConfidence >= 0 && minimumConfidence <= 1, "confidence threshold must be within 0…1")
+        precondition(maximumReadsPerSign >= vote.minimumAgreeingReads, "a sign must be able to collect enough reads")
+        precondition(analysisWidth.map { $0 >= 64 } ?? true, "analysis width must be at least 64 pixels")
+        self.profile = profile
+        self.minimumConfidence = minimumConfidence
+        self.vote = vote
+        self.maximumReadsPerSign = maximumReadsPerSign
+        self.trackTimeout = trackTimeout
+        self.limitExpiry = limitExpiry
+        self.analysisWidth = analysisWidth
+        self.tessdataPath = tessdataPath
+    }
+}

@@ -1,0 +1,152 @@
+import StreamLensCore
+
+/// Reads speed-limit signs: locate red rings → cut out and check the digits → OCR with Tesseract → validate against
+/// the region → vote across frames → one event per physical sign, plus the current limit as a ``Detection``.
+///
+/// ``analyze(_:)`` returns at most one detection, the limit in force (class `speed_limit`, `text` = the value, box
+/// of the sign in source pixels, its track id), so the compositor's badge shows the latest confirmed sign until a new
+/// sign replaces it or it expires. Each sign, once passed (not seen for the track timeout) or at ``finish(at:)``,
+/// becomes one ``SpeedLimitEvent`` in the event log and one cue in the WebVTT file — only when its reads agree: a
+/// wrong limit is worse than none.
+///
+/// **Analysis width.** ``preferredAnalysisWidth`` defaults to nil (the full source width): a sign 24 px across in a
+/// 1080p frame would be 16 px at 1280 wide, too small to read. Locating runs on the chroma planes only (a quarter of
+/// the pixels, no colour conversion) and OCR runs on small crops, so full resolution costs little.
+///
+/// **Interval.** Tuned for ``SpeedLimitConfiguration/recommendedInterval`` (80 ms: every second frame at 25 fps).
+///
+/// ## Thread Safety
+/// `@unchecked Sendable`: all mutable state (locator, cropper, tracker, the Tesseract engine) is touched only by
+/// ``analyze(_:)`` and ``finish(at:)``, which the frame path calls from one analysis thread at a time. The Tesseract
+/// engine is created lazily on that thread and freed with the stage. ``ocrTimings`` and the event sinks are
+/// thread-safe on their own.
+public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
+    public let name: String
+    public let configuration: SpeedLimitConfiguration
+    /// Duration of every OCR call, for benchmarks and reports.
+    public let ocrTimings = OCRTimings()
+
+    private let events: EventLog?
+    private let subtitles: WebVTTWriter?
+    private let clock: any MonotonicClock
+
+    private var engine: TesseractEngine?
+    private var locator = RedRingLocator()
+    private var cropper = DigitCropper()
+    private var tracker: SignTracker
+    private var memory: SpeedLimitMemory
+    private var sightings: [SignSighting] = []
+    private var closedTracks: [SignTrack] = []
+
+    /// - Parameters:
+    ///   - events: where each sign's event goes (`--events`); nil writes none.
+    ///   - subtitles: where each sign's cue goes (`--subtitles`); nil writes none.
+    ///   - clock: times OCR calls.
+    public init(
+        name: String = "speed_limit", configuration: SpeedLimitConfiguration = SpeedLimitConfiguration(),
+        events: EventLog? = nil, subtitles: WebVTTWriter? = nil, clock: any MonotonicClock = SystemClock()
+    ) {
+        self.name = name
+        self.configuration = configuration
+        self.events = events
+        self.subtitles = subtitles
+        self.clock = clock
+        tracker = SignTracker(
+            timeout: configuration.trackTimeout, maximumReads: configuration.maximumReadsPerSign,
+            vote: configuration.vote)
+        memory = SpeedLimitMemory(expiry: configuration.limitExpiry)
+        sightings.reserveCapacity(locator.maximumCandidates)
+        closedTracks.reserveCapacity(8)
+    }
+
+    public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
+
+    /// Starts Tesseract now rather than on the first frame, so a missing language file fails the run before it starts.
+    /// Call it before the first frame or on the analysis thread.
+    public func prepare() throws {
+        if engine == nil { engine = try TesseractEngine(tessdataPath: configuration.tessdataPath) }
+    }
+
+    public func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        try prepare()
+        guard let engine else { return .empty(pts: frame.pts, source: name) }
+        let scale = frame.scaleToSource
+        locator.locate(in: frame.planes)
+        sightings.removeAll(keepingCapacity: true)
+        for candidate in locator.candidates {
+            let box = candidate.box
+            var reading: SpeedReading?
+            // A sign whose reads are complete is only followed, not read again.
+            if tracker.wantsRead(at: box),
+                case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate)
+            {
+                reading = read(with: engine, layout: layout)
+            }
+            sightings.append(
+                SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
+        }
+        closedTracks.removeAll(keepingCapacity: true)
+        tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
+        settleClosedTracks()
+        return detections(at: frame.pts)
+    }
+
+    public func finish(at pts: Duration) {
+        closedTracks.removeAll(keepingCapacity: true)
+        tracker.closeAll(into: &closedTracks)
+        settleClosedTracks()
+    }
+
+    /// The limit in force after the frames analysed so far (nil when none or expired). Call it on the analysis thread
+    /// or after ``finish(at:)``, like ``analyze(_:)``.
+    public func currentLimit(at pts: Duration) -> CurrentSpeedLimit? {
+        let inView = tracker.latestConfirmedTrack().map {
+            CurrentSpeedLimit(
+                value: $0.reading.value, confidence: $0.reading.confidence, box: $0.track.lastSourceBox,
+                trackID: $0.track.id, lastSeen: $0.track.lastSeen)
+        }
+        return memory.current(at: pts, inView: inView)
+    }
+
+    // MARK: - Steps
+
+    private func read(with engine: TesseractEngine, layout: DigitLayout) -> SpeedReading? {
+        let started = clock.now()
+        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
+            engine.read(
+                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
+                bytesPerRow: cropper.ocrWidth)
+        }
+        ocrTimings.record(clock.now() - started)
+        guard confidence >= configuration.minimumConfidence else { return nil }
+        return SpeedTextInterpreter.interpret(
+            text: text, confidence: confidence, layout: layout, profile: configuration.profile)
+    }
+
+    /// Writes an event for each closed sign whose reads agree and hands it to the limit memory.
+    private func settleClosedTracks() {
+        for track in closedTracks {
+            guard let decision = configuration.vote.decide(reads: track.reads, sightings: track.sightings) else {
+                continue
+            }
+            let event = SpeedLimitEvent(
+                value: decision.reading.value, unit: configuration.profile.unit, start: track.firstSeen.seconds,
+                end: track.lastSeen.seconds, confidence: decision.reading.confidence,
+                box: track.largestSourceBox.rounded, reads: decision.agreeing)
+            events?.emit(event)
+            subtitles?.append(event)
+            memory.settle(CurrentSpeedLimit(
+                value: decision.reading.value, confidence: decision.reading.confidence, box: track.lastSourceBox,
+                trackID: track.id, lastSeen: track.lastSeen))
+        }
+    }
+
+    private func detections(at pts: Duration) -> Detections {
+        guard let limit = currentLimit(at: pts) else { return .empty(pts: pts, source: name) }
+        return Detections(pts: pts, source: name, items: [
+            Detection(
+                box: limit.box, className: "speed_limit", confidence: limit.confidence, trackID: limit.trackID,
+                text: String(limit.value)),
+        ])
+    }
+}

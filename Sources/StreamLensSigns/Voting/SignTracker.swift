@@ -1,0 +1,117 @@
+import StreamLensCore
+
+/// A ring seen in one analysed frame, with its read when it had one.
+struct SignSighting: Sendable {
+    var analysisBox: BoundingBox
+    var sourceBox: BoundingBox
+    var reading: SpeedReading?
+}
+
+/// Follows signs across analysed frames: associates each sighting with the track of the same physical sign (nearest
+/// centre relative to the sign's size, similar size), opens tracks for new signs and closes tracks not seen for
+/// ``timeout`` of stream time.
+///
+/// ## Thread Safety
+/// Not synchronized: owned by one ``SpeedLimitStage`` and used on its analysis thread.
+struct SignTracker {
+    /// A track not seen for this long is closed: the sign has been passed.
+    let timeout: Duration
+    /// Reads kept per sign.
+    let maximumReads: Int
+    let vote: SignVote
+
+    private(set) var openTracks: [SignTrack] = []
+    private var nextID = 1
+    private var claimed: [Bool] = []
+
+    init(timeout: Duration, maximumReads: Int, vote: SignVote) {
+        precondition(timeout > .zero, "track timeout must be positive")
+        precondition(maximumReads >= 1, "a sign needs at least one read")
+        self.timeout = timeout
+        self.maximumReads = maximumReads
+        self.vote = vote
+        openTracks.reserveCapacity(16)
+        claimed.reserveCapacity(16)
+    }
+
+    /// Whether a ring at `box` is worth reading: false when it continues a track whose reads are complete.
+    func wantsRead(at box: BoundingBox) -> Bool {
+        guard let index = bestTrack(for: box, excluding: nil) else { return true }
+        return openTracks[index].wantsReads
+    }
+
+    /// Adds the sightings of the frame at `pts` (the largest sign first) and moves tracks that ended into `closed`,
+    /// oldest last sighting first.
+    mutating func update(pts: Duration, sightings: [SignSighting], closed: inout [SignTrack]) {
+        // A timestamp that jumps backwards (a loop, a new segment) ends every track.
+        if openTracks.contains(where: { $0.lastSeen > pts }) { closeAll(into: &closed) }
+        claimed.removeAll(keepingCapacity: true)
+        claimed.append(contentsOf: repeatElement(false, count: openTracks.count))
+        for sighting in sightings {
+            if let index = bestTrack(for: sighting.analysisBox, excluding: claimed) {
+                claimed[index] = true
+                openTracks[index].record(
+                    pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
+                    reading: sighting.reading)
+            } else {
+                var track = SignTrack(
+                    id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
+                    readCapacity: maximumReads)
+                track.record(
+                    pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
+                    reading: sighting.reading)
+                nextID += 1
+                openTracks.append(track)
+                claimed.append(true)
+            }
+        }
+        let timeout = self.timeout
+        closeTracks(into: &closed) { pts - $0.lastSeen > timeout }
+        // Mark newly confirmed tracks: the order of confirmation picks the current limit. A sign still in view may
+        // be seen again, so it needs the vote's full count of agreeing reads.
+        for index in openTracks.indices where openTracks[index].confirmedAt == nil {
+            if vote.decide(reads: openTracks[index].reads, sightings: nil) != nil {
+                openTracks[index].confirmedAt = pts
+            }
+        }
+    }
+
+    /// Closes every open track (end of stream).
+    mutating func closeAll(into closed: inout [SignTrack]) {
+        closeTracks(into: &closed) { _ in true }
+    }
+
+    /// The open track whose value was confirmed most recently, with its vote.
+    func latestConfirmedTrack() -> (track: SignTrack, reading: SpeedReading)? {
+        var latest: (track: SignTrack, reading: SpeedReading)?
+        for track in openTracks {
+            guard let confirmedAt = track.confirmedAt, let decision = vote.decide(reads: track.reads, sightings: nil)
+            else { continue }
+            if latest == nil || confirmedAt > latest!.track.confirmedAt! { latest = (track, decision.reading) }
+        }
+        return latest
+    }
+
+    private mutating func closeTracks(into closed: inout [SignTrack], where shouldClose: (SignTrack) -> Bool) {
+        let firstNew = closed.count
+        var index = 0
+        while index < openTracks.count {
+            if shouldClose(openTracks[index]) {
+                closed.append(openTracks.remove(at: index))
+            } else {
+                index += 1
+            }
+        }
+        closed[firstNew...].sort { $0.lastSeen < $1.lastSeen }
+    }
+
+    private func bestTrack(for box: BoundingBox, excluding claimed: [Bool]?) -> Int? {
+        var best: (index: Int, cost: Double)?
+        for index in openTracks.indices {
+            if let claimed, index < claimed.count, claimed[index] { continue }
+            guard let cost = openTracks[index].associationCost(to: box) else { continue }
+            if best == nil || cost < best!.cost { best = (index, cost) }
+        }
+        return best?.index
+    }
+}

@@ -1,0 +1,47 @@
+/// Decides a sign's value from its reads: majority with a minimum count, silence when reads disagree.
+public struct SignVote: Sendable, Equatable {
+    /// Agreeing reads needed to confirm a value (fewer only when the sign was seen fewer times than this).
+    public var minimumAgreeingReads: Int
+    /// Share of all valid reads that must agree with the winner.
+    public var requiredAgreement: Double
+
+    public init(minimumAgreeingReads: Int = 3, requiredAgreement: Double = 2.0 / 3.0) {
+        precondition(minimumAgreeingReads >= 1, "at least one read must agree")
+        precondition(requiredAgreement > 0.5 && requiredAgreement <= 1, "agreement must be a majority (0.5…1]")
+        self.minimumAgreeingReads = minimumAgreeingReads
+        self.requiredAgreement = requiredAgreement
+    }
+
+    /// The confirmed value of a sign read as `reads`, or nil.
+    ///
+    /// `sightings` is how often a sign that is gone was seen, or nil while it may still be seen again. The winner
+    /// needs `min(minimumAgreeingReads, sightings)` agreeing reads (all of ``minimumAgreeingReads`` while in view) —
+    /// a still image, seen once, confirms with its one read, while a sign seen ten times needs three — and at least
+    /// ``requiredAgreement`` of all reads. A tie is no winner. The confidence is the mean confidence of the agreeing
+    /// reads.
+    public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {
+        guard !reads.isEmpty else { return nil }
+        var best: (value: Int, count: Int, confidenceSum: Double)?
+        var tied = false
+        // At most a handful of reads per sign: counting in place needs no dictionary (and no allocation).
+        for index in reads.indices where !reads[..<index].contains(where: { $0.value == reads[index].value }) {
+            let value = reads[index].value
+            var count = 0
+            var confidenceSum = 0.0
+            for read in reads where read.value == value {
+                count += 1
+                confidenceSum += read.confidence
+            }
+            if let current = best, count == current.count {
+                tied = true
+            } else if count > (best?.count ?? 0) {
+                best = (value, count, confidenceSum)
+                tied = false
+            }
+        }
+        guard let best, !tied else { return nil }
+        let needed = min(minimumAgreeingReads, max(1, sightings ?? minimumAgreeingReads))
+        guard best.count >= needed, Double(best.count) >= requiredAgreement * Double(reads.count) else { return nil }
+        return (SpeedReading(value: best.value, confidence: best.confidenceSum / Double(best.count)), best.count)
+    }
+}

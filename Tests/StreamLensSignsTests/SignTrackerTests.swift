@@ -1,0 +1,122 @@
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+struct SignTrackerTests {
+    static func sighting(x: Double, y: Double = 50, size: Double = 40, value: Int? = 60) -> SignSighting {
+        let box = BoundingBox(x: x, y: y, width: size, height: size)
+        return SignSighting(
+            analysisBox: box, sourceBox: box.scaled(x: 2, y: 2),
+            reading: value.map { SpeedReading(value: $0, confidence: 0.9) })
+    }
+
+    static func makeTracker(maximumReads: Int = 10) -> SignTracker {
+        SignTracker(timeout: .milliseconds(400), maximumReads: maximumReads, vote: SignVote())
+    }
+
+    @Test func followsOneMovingSignAndClosesItAfterTheTimeout() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        for step in 0..<6 {
+            // Drifting right and growing, as a sign does when approached.
+            tracker.update(
+                pts: .milliseconds(80 * step),
+                sightings: [Self.sighting(x: 100 + 4 * Double(step), size: 40 + 2 * Double(step))], closed: &closed)
+        }
+        #expect(tracker.openTracks.count == 1)
+        #expect(closed.isEmpty)
+        tracker.update(pts: .milliseconds(800), sightings: [], closed: &closed)
+        #expect(closed.isEmpty, "seen 400 ms ago: not yet passed")
+        tracker.update(pts: .milliseconds(881), sightings: [], closed: &closed)
+        #expect(closed.count == 1)
+        #expect(tracker.openTracks.isEmpty)
+        let track = closed[0]
+        #expect(track.sightings == 6 && track.reads.count == 6)
+        #expect(track.firstSeen == .zero && track.lastSeen == .milliseconds(400))
+        #expect(track.largestSourceBox == BoundingBox(x: 240, y: 100, width: 100, height: 100))
+        #expect(track.confirmedAt == .milliseconds(160), "three agreeing reads by the third frame")
+    }
+
+    @Test func twoSignsSideBySideAreTwoTracks() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        for step in 0..<3 {
+            tracker.update(
+                pts: .milliseconds(80 * step),
+                sightings: [Self.sighting(x: 100, value: 60), Self.sighting(x: 300, value: 80)], closed: &closed)
+        }
+        #expect(tracker.openTracks.count == 2)
+        #expect(Set(tracker.openTracks.map(\.sightings)) == [3])
+        tracker.closeAll(into: &closed)
+        #expect(closed.count == 2)
+        #expect(Set(closed.compactMap { SignVote().decide(reads: $0.reads, sightings: $0.sightings)?.reading.value })
+            == [60, 80])
+    }
+
+    @Test func aSignTwiceTheSizeOrFarAwayIsAnotherSign() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .zero, sightings: [Self.sighting(x: 100, size: 30)], closed: &closed)
+        tracker.update(pts: .milliseconds(80), sightings: [Self.sighting(x: 100, size: 70)], closed: &closed)
+        tracker.update(pts: .milliseconds(160), sightings: [Self.sighting(x: 400, size: 70)], closed: &closed)
+        #expect(tracker.openTracks.count == 3)
+    }
+
+    @Test func stopsReadingASignWithEnoughReads() {
+        var tracker = Self.makeTracker(maximumReads: 3)
+        var closed: [SignTrack] = []
+        #expect(tracker.wantsRead(at: Self.sighting(x: 100).analysisBox), "a new sign is read")
+        for step in 0..<3 {
+            tracker.update(pts: .milliseconds(80 * step), sightings: [Self.sighting(x: 100)], closed: &closed)
+        }
+        #expect(!tracker.wantsRead(at: Self.sighting(x: 102).analysisBox))
+        #expect(tracker.wantsRead(at: Self.sighting(x: 400).analysisBox), "another sign still is")
+        tracker.update(pts: .milliseconds(240), sightings: [Self.sighting(x: 102, value: 30)], closed: &closed)
+        #expect(tracker.openTracks[0].reads.map(\.value) == [60, 60, 60])
+        #expect(tracker.openTracks[0].sightings == 4)
+    }
+
+    @Test func aTimestampJumpingBackClosesEverything() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .seconds(5), sightings: [Self.sighting(x: 100)], closed: &closed)
+        tracker.update(pts: .seconds(1), sightings: [Self.sighting(x: 100)], closed: &closed)
+        #expect(closed.count == 1)
+        #expect(tracker.openTracks.count == 1 && tracker.openTracks[0].firstSeen == .seconds(1))
+    }
+
+    @Test func theLatestConfirmedSignIsTheCurrentOne() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        for step in 0..<3 {
+            tracker.update(pts: .milliseconds(80 * step), sightings: [Self.sighting(x: 100, value: 50)], closed: &closed)
+        }
+        #expect(tracker.latestConfirmedTrack()?.reading.value == 50)
+        for step in 3..<6 {
+            tracker.update(
+                pts: .milliseconds(80 * step),
+                sightings: [Self.sighting(x: 100, value: 50), Self.sighting(x: 300, value: 70)], closed: &closed)
+        }
+        #expect(tracker.latestConfirmedTrack()?.reading.value == 70)
+    }
+
+    @Test func memoryForgetsAfterTheExpiry() {
+        var memory = SpeedLimitMemory(expiry: .seconds(180))
+        let limit = CurrentSpeedLimit(
+            value: 60, confidence: 0.9, box: BoundingBox(x: 0, y: 0, width: 10, height: 10), trackID: 1,
+            lastSeen: .seconds(10))
+        memory.settle(limit)
+        #expect(memory.current(at: .seconds(190), inView: nil) == limit)
+        var older = limit
+        older.value = 30
+        older.lastSeen = .seconds(5)
+        memory.settle(older)
+        #expect(memory.current(at: .seconds(20), inView: nil)?.value == 60, "a sign passed earlier does not win")
+        var inView = limit
+        inView.value = 90
+        #expect(memory.current(at: .seconds(20), inView: inView)?.value == 90)
+        #expect(memory.current(at: .milliseconds(190_001), inView: nil) == nil)
+        #expect(memory.current(at: .seconds(20), inView: nil) == nil, "once expired, gone")
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+
+@testable import StreamLensSigns
+
+struct SignVoteTests {
+    static func reads(_ values: [Int], confidence: Double = 0.9) -> [SpeedReading] {
+        values.map { SpeedReading(value: $0, confidence: confidence) }
+    }
+
+    @Test(arguments: [
+        // reads, sightings, expected value (nil = silence)
+        ([60, 60, 60], 5, 60 as Int?),
+        ([60, 60, 60, 80], 6, 60),  // 3 of 4 agree
+        ([60, 60, 80], 6, nil),  // only 2 agree: fewer than 3
+        ([60, 60, 60, 80, 80], 8, nil),  // 3 of 5 is less than two thirds
+        ([60, 60, 80, 80], 4, nil),  // a tie
+        ([60], 1, 60),  // a still image: seen once, read once
+        ([60, 60], 2, 60),  // seen twice, both agree
+        ([60], 2, nil),  // seen twice, read once
+        ([60], 12, nil),  // a single read of a sign seen twelve times
+        ([], 3, nil),
+        ([60, 60], nil, nil),  // still in view: the full three are needed
+        ([60, 60, 60], nil, 60),
+    ] as [([Int], Int?, Int?)])
+    func majorityWithMinimumCount(values: [Int], sightings: Int?, expected: Int?) {
+        let decision = SignVote().decide(reads: Self.reads(values), sightings: sightings)
+        #expect(decision?.reading.value == expected)
+    }
+
+    @Test func confidenceIsTheMeanOfTheAgreeingReads() {
+        let reads = [
+            SpeedReading(value: 50, confidence: 0.8), SpeedReading(value: 50, confidence: 1.0),
+            SpeedReading(value: 50, confidence: 0.9), SpeedReading(value: 30, confidence: 0.2),
+        ]
+        let decision = SignVote().decide(reads: reads, sightings: 4)
+        #expect(decision?.agreeing == 3)
+        #expect(abs((decision?.reading.confidence ?? 0) - 0.9) < 1e-9)
+    }
+
+    @Test func stricterVoteNeedsMoreReads() {
+        let vote = SignVote(minimumAgreeingReads: 5, requiredAgreement: 0.9)
+        #expect(vote.decide(reads: Self.reads([70, 70, 70, 70]), sightings: 8) == nil)
+        #expect(vote.decide(reads: Self.reads([70, 70, 70, 70, 70]), sightings: 8)?.reading.value == 70)
+        #expect(vote.decide(reads: Self.reads([70, 70, 70, 70, 70, 30]), sightings: 8) == nil)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// The stage end to end on clips of the generated test set.
+struct SpeedLimitStageTests {
+    static func clip(_ name: String, in set: SignTestSet) throws -> SignTestSet.Clip {
+        try #require(set.clips.first { $0.name == name }, "test set has no clip \(name)")
+    }
+
+    /// Re-labels a frame as the downscaled copy of a source `factor` times larger, as the frame path hands it.
+    static func asDownscaled(_ frame: AnalysisFrame, factor: Int) -> AnalysisFrame {
+        AnalysisFrame(
+            pts: frame.pts, frameIndex: frame.frameIndex, planes: frame.planes,
+            sourceWidth: frame.planes.width * factor, sourceHeight: frame.planes.height * factor)
+    }
+
+    @Test func detectionsShowTheConfirmedLimitAndANewSignReplacesIt() throws {
+        let set = try SignTestSet.shared.get()
+        let clip = try Self.clip("sequence_50_then_80", in: set)
+        let capture = try EventCapture()
+        let subtitlesPath = NSTemporaryDirectory() + "signs-\(UUID().uuidString).vtt"
+        defer { try? FileManager.default.removeItem(atPath: subtitlesPath) }
+        let subtitles = try WebVTTWriter(path: subtitlesPath)
+        let stage = SpeedLimitStage(events: capture.log, subtitles: subtitles)
+        #expect(stage.preferredAnalysisWidth == nil, "signs are small: the stage asks for the full source width")
+        var shown: [(frame: Int, detections: Detections)] = []
+        var lastPTS = Duration.zero
+        try set.forEachFrame(of: clip) { frame in
+            let detections = try stage.analyze(Self.asDownscaled(frame, factor: 2))
+            #expect(detections.source == "speed_limit" && detections.pts == frame.pts)
+            shown.append((frame.frameIndex, detections))
+            lastPTS = frame.pts
+        }
+        stage.finish(at: lastPTS)
+        subtitles.close()
+
+        let values = shown.map { $0.detections.items.first?.text }
+        let firstFifty = try #require(values.firstIndex(of: "50"), "the 50 sign was never shown: \(values)")
+        let firstEighty = try #require(values.firstIndex(of: "80"), "the 80 sign was never shown: \(values)")
+        #expect(firstFifty < firstEighty)
+        #expect(values[..<firstFifty].allSatisfy { $0 == nil }, "nothing is shown before the first confirmation")
+        #expect(values[firstFifty..<firstEighty].allSatisfy { $0 == "50" }, "50 stays until 80 replaces it")
+        #expect(values[firstEighty...].allSatisfy { $0 == "80" })
+        // While a sign is in view its box follows it, in source pixels (twice the analysis frame here).
+        for (frame, detections) in shown {
+            guard let item = detections.items.first, let value = Int(item.text ?? ""),
+                let sign = clip.signs.first(where: { $0.value == value }), let truth = sign.box(atFrame: frame)
+            else { continue }
+            #expect(item.className == "speed_limit" && item.trackID != nil && item.confidence >= 0.7)
+            #expect(item.box.intersectionOverUnion(truth.scaled(x: 2, y: 2)) > 0.6, "frame \(frame): \(item.box)")
+        }
+
+        let events = try capture.events()
+        #expect(events.map(\.value) == [50, 80])
+        for (event, sign) in zip(events, clip.signs) {
+            #expect(event.type == "speed_limit" && event.unit == "km/h")
+            #expect(abs(event.start - sign.start) <= 0.081 && abs(event.end - sign.end) <= 0.081, "\(event) vs \(sign)")
+            #expect(event.reads >= 3 && event.confidence >= 0.7)
+            let box = BoundingBox(
+                x: Double(event.box[0]), y: Double(event.box[1]), width: Double(event.box[2]),
+                height: Double(event.box[3]))
+            let nearest = try #require(sign.boxes.max { $0[3] * $0[4] < $1[3] * $1[4] })
+            let truth = BoundingBox(
+                x: Double(nearest[1] * 2), y: Double(nearest[2] * 2), width: Double(nearest[3] * 2),
+                height: Double(nearest[4] * 2))
+            #expect(box.intersectionOverUnion(truth) > 0.6, "event box \(event.box) vs nearest view \(truth)")
+        }
+        let vtt = try String(contentsOfFile: subtitlesPath, encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT\n\n1\n"))
+        #expect(vtt.contains("Speed limit 50 km/h") && vtt.contains("Speed limit 80 km/h"))
+    }
+
+    @Test func aStillFrameYieldsItsEventOnFinishAndTheLimitExpires() throws {
+        let set = try SignTestSet.shared.get()
+        let clip = try Self.clip("still_70", in: set)
+        let capture = try EventCapture()
+        let stage = SpeedLimitStage(configuration: SpeedLimitConfiguration(limitExpiry: .seconds(10)), events: capture.log)
+        try set.forEachFrame(of: clip) { frame in
+            let detections = try stage.analyze(frame)
+            #expect(detections.isEmpty, "one read is not enough while the sign may still be seen again")
+        }
+        #expect(try capture.events().isEmpty)
+        stage.finish(at: .zero)
+        let events = try capture.events()
+        #expect(events.count == 1)
+        #expect(events.first?.value == 70 && events.first?.start == 0 && events.first?.end == 0)
+        #expect(stage.currentLimit(at: .seconds(5))?.value == 70, "the limit holds after the sign is passed")
+        #expect(stage.currentLimit(at: .seconds(11)) == nil, "and expires")
+    }
+
+    @Test func aPassedSignStaysTheLimitUntilItExpires() throws {
+        let set = try SignTestSet.shared.get()
+        let clip = try Self.clip("still_30", in: set)
+        let stage = SpeedLimitStage(configuration: SpeedLimitConfiguration(limitExpiry: .seconds(10)))
+        try set.forEachFrame(of: clip) { _ = try stage.analyze($0) }
+        let empty = OwnedYUVImage(layout: .i420, width: clip.width, height: clip.height, fill: (110, 128, 128))
+        func analyzeEmpty(at pts: Duration) throws -> Detections {
+            try empty.withPlanes { planes in
+                try stage.analyze(AnalysisFrame(
+                    pts: pts, frameIndex: 1, planes: planes, sourceWidth: clip.width, sourceHeight: clip.height))
+            }
+        }
+        // The sign is gone after the track timeout; its single sighting settles the limit.
+        #expect(try analyzeEmpty(at: .seconds(1)).items.map(\.text) == ["30"])
+        #expect(try analyzeEmpty(at: .seconds(10)).items.map(\.text) == ["30"])
+        #expect(try analyzeEmpty(at: .milliseconds(10_001)).isEmpty)
+    }
+
+    @Test func missingLanguageDataIsOneClearError() throws {
+        let stage = SpeedLimitStage(configuration: SpeedLimitConfiguration(tessdataPath: "/nonexistent/tessdata"))
+        let image = OwnedYUVImage(layout: .i420, width: 64, height: 64)
+        #expect {
+            try image.withPlanes { planes in
+                _ = try stage.analyze(AnalysisFrame(pts: .zero, frameIndex: 0, planes: planes, sourceWidth: 64, sourceHeight: 64))
+            }
+        } throws: { error in
+            String(describing: error)
+                == "cannot find Tesseract language data 'eng.traineddata' in /nonexistent/tessdata: "
+                + "install tesseract-ocr-eng or set TESSDATA_PREFIX"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import StreamLensCore
+
+/// The generated sign test set (scripts/make-sign-testset.sh): raw I420 clips and their ground truth.
+struct SignTestSet: Decodable {
+    /// Bump together with GENERATOR_VERSION in scripts/make-sign-testset.py.
+    static let expectedGeneratorVersion = 6
+
+    struct Clip: Decodable {
+        var name: String
+        var kind: String
+        var file: String
+        var width: Int
+        var height: Int
+        var frameStep: Double
+        var frameCount: Int
+        var signs: [Sign]
+    }
+
+    struct Sign: Decodable {
+        var value: Int
+        var start: Double
+        var end: Double
+        var visibleSeconds: Double
+        var maxSize: Int
+        /// `[frameIndex, x, y, width, height]` per frame in which the sign shows.
+        var boxes: [[Int]]
+
+        func box(atFrame index: Int) -> BoundingBox? {
+            boxes.first { $0[0] == index }.map {
+                BoundingBox(x: Double($0[1]), y: Double($0[2]), width: Double($0[3]), height: Double($0[4]))
+            }
+        }
+    }
+
+    var generatorVersion: Int
+    var clips: [Clip]
+    var folder: String = ""
+
+    private enum CodingKeys: String, CodingKey { case generatorVersion, clips }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `STREAMLENS_SIGN_TESTSET`, else `<repo>/.media-cache/sign-testset`.
+    static var folder: String {
+        if let folder = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_TESTSET"], !folder.isEmpty {
+            return folder
+        }
+        return repository.appendingPathComponent(".media-cache/sign-testset").path
+    }
+
+    enum LoadError: Error, CustomStringConvertible {
+        case missing(String)
+        case outdated(found: Int, folder: String)
+        case generatorFailed(String)
+
+        var description: String {
+            switch self {
+            case .missing(let folder):
+                "no sign test set in \(folder): run scripts/fetch-media.sh, then scripts/make-sign-testset.sh"
+            case .outdated(let found, let folder):
+                "sign test set in \(folder) is version \(found), tests expect \(SignTestSet.expectedGeneratorVersion): "
+                    + "run scripts/make-sign-testset.sh"
+            case .generatorFailed(let message):
+                "scripts/make-sign-testset.sh failed: \(message)"
+            }
+        }
+    }
+
+    /// The test set, brought up to date once per test run by scripts/make-sign-testset.sh (which returns at once
+    /// when the set matches the generator and the media, and otherwise rebuilds it in under a minute).
+    static let shared: Result<SignTestSet, any Error> = Result {
+        try runGenerator()
+        return try load()
+    }
+
+    private static func runGenerator() throws {
+        let script = repository.appendingPathComponent("scripts/make-sign-testset.sh").path
+        guard FileManager.default.fileExists(atPath: script) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            throw LoadError.generatorFailed(lines.last.map(String.init) ?? "exit \(process.terminationStatus)")
+        }
+    }
+
+    static func load() throws -> SignTestSet {
+        let folder = Self.folder
+        let manifest = (folder as NSString).appendingPathComponent("testset.json")
+        guard let data = FileManager.default.contents(atPath: manifest) else { throw LoadError.missing(folder) }
+        var set = try JSONDecoder().decode(SignTestSet.self, from: data)
+        guard set.generatorVersion == expectedGeneratorVersion else {
+            throw LoadError.outdated(found: set.generatorVersion, folder: folder)
+        }
+        set.folder = folder
+        return set
+    }
+
+    /// Calls `body` with each frame of `clip` as an ``AnalysisFrame`` (I420 at the clip's size), in order.
+    func forEachFrame(of clip: Clip, _ body: (AnalysisFrame) throws -> Void) throws {
+        let path = (folder as NSString).appendingPathComponent(clip.file)
+        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.missing(path) }
+        let image = OwnedYUVImage(layout: .i420, width: clip.width, height: clip.height)
+        let lumaBytes = clip.width * clip.height
+        let chromaBytes = ((clip.width + 1) / 2) * ((clip.height + 1) / 2)
+        let frameBytes = lumaBytes + 2 * chromaBytes
+        precondition(data.count >= frameBytes * clip.frameCount, "\(clip.file) is shorter than its frame count")
+        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            for index in 0..<clip.frameCount {
+                let frameStart = raw.baseAddress! + index * frameBytes
+                try image.withPlanes { planes in
+                    copy(frameStart, into: planes.y)
+                    copy(frameStart + lumaBytes, into: planes.u)
+                    copy(frameStart + lumaBytes + chromaBytes, into: planes.v)
+                    let pts = Duration.milliseconds(Int64((Double(index) * clip.frameStep * 1000).rounded()))
+                    try body(AnalysisFrame(
+                        pts: pts, frameIndex: index, planes: planes, sourceWidth: clip.width,
+                        sourceHeight: clip.height))
+                }
+            }
+        }
+    }
+
+    private func copy(_ source: UnsafeRawPointer, into plane: Plane) {
+        for row in 0..<plane.height {
+            plane.row(row).update(
+                from: source.advanced(by: row * plane.width).assumingMemoryBound(to: UInt8.self), count: plane.width)
+        }
+    }
+}

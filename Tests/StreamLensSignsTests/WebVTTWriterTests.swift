@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import StreamLensSigns
+
+struct WebVTTWriterTests {
+    @Test(arguments: [
+        (0.0, "00:00:00.000"),
+        (12.48, "00:00:12.480"),
+        (59.9996, "00:01:00.000"),  // rounds to the millisecond, carrying into the minute
+        (61.5, "00:01:01.500"),
+        (3_723.004, "01:02:03.004"),
+        (360_000.0, "100:00:00.000"),  // hours keep growing past 99
+        (-1.0, "00:00:00.000"),
+    ])
+    func timestamps(seconds: Double, expected: String) {
+        #expect(WebVTTWriter.timestamp(seconds) == expected)
+    }
+
+    @Test func writesAValidFileWithNumberedCues() throws {
+        let path = NSTemporaryDirectory() + "signs-\(UUID().uuidString).vtt"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try WebVTTWriter(path: path, minimumCueDuration: 2)
+        writer.append(SpeedLimitEvent(
+            value: 60, unit: "km/h", start: 12.48, end: 13.2, confidence: 0.97, box: [1, 2, 3, 4], reads: 5))
+        writer.append(SpeedLimitEvent(
+            value: 80, unit: "km/h", start: 20, end: 25.25, confidence: 0.9, box: [1, 2, 3, 4], reads: 3))
+        writer.appendCue(start: 30, end: 31, text: "two\n\nlines")
+        writer.close()
+        writer.append(SpeedLimitEvent(value: 90, unit: "km/h", start: 40, end: 41, confidence: 1, box: [], reads: 1))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == """
+            WEBVTT
+
+            1
+            00:00:12.480 --> 00:00:14.480
+            Speed limit 60 km/h
+
+            2
+            00:00:20.000 --> 00:00:25.250
+            Speed limit 80 km/h
+
+            3
+            00:00:30.000 --> 00:00:32.000
+            two
+            lines
+
+
+            """)
+    }
+
+    @Test func unwritablePathIsOneClearError() {
+        #expect {
+            _ = try WebVTTWriter(path: "/nonexistent-folder/x.vtt")
+        } throws: { error in
+            String(describing: error)
+                == "cannot write subtitles to '/nonexistent-folder/x.vtt': check that the folder exists and is writable"
+        }
+    }
+
+    @Test func eventEncodesTheDocumentedShape() throws {
+        let event = SpeedLimitEvent(
+            value: 60, unit: "km/h", start: 12.4804, end: 13.19996, confidence: 0.96666, box: [10, 20, 30, 32],
+            reads: 4)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(event), as: UTF8.self)
+        #expect(json == #"{"box":[10,20,30,32],"confidence":0.967,"end":13.2,"reads":4,"start":12.48,"type":"speed_limit","unit":"km\/h","value":60}"#)
+    }
+}
