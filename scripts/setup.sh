@@ -21,6 +21,8 @@ APT_PACKAGES=(
 
 # pip fetches PyPI media and test tools; the system's python3 may already have it (pyenv).
 if ! python3 -m pip --version >/dev/null 2>&1; then APT_PACKAGES+=(python3-pip); fi
+# venv holds the sign test-set generator's pinned PyPI packages.
+if ! python3 -m venv --help >/dev/null 2>&1; then APT_PACKAGES+=(python3-venv); fi
 
 missing=()
 for package in "${APT_PACKAGES[@]}"; do

@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --media
+bash scripts/make-sign-testset.sh
 swift build --build-tests
 # The GStreamer integration tests once more with GLib criticals fatal: a refcount or ownership slip aborts the run.
 echo "test: GStreamer integration tests under G_DEBUG=fatal-criticals"

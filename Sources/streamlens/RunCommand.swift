@@ -31,8 +31,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "block (lossless), drop (live), or auto (files block, live sources drop).")
     var backpressure: String?
 
-    @Option(help: "Seconds of stream time between analysed frames (0 = every frame).")
+    @Option(help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
     var analysisInterval: Double?
+
+    @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
+    var speedLimits: String?
 
     @Option(help: "x264 speed preset for file outputs.")
     var encoderPreset: String?
@@ -115,6 +118,18 @@ struct RunCommand: ParsableCommand {
                 throw .invalidConfiguration(file: nil, key: "--encoder-preset", problem: "use one of \(PipelineFile.x264Presets.joined(separator: ", "))")
             }
             configuration.encoderPreset = encoderPreset
+        }
+        if let speedLimits {
+            guard speedLimits == "off" || SpeedLimitOptions.regions.contains(speedLimits) else {
+                throw .invalidConfiguration(file: nil, key: "--speed-limits", problem: "'\(speedLimits)' is not allowed; use eu, us or off")
+            }
+            if speedLimits == "off" {
+                configuration.speedLimits = nil
+            } else {
+                var options = configuration.speedLimits ?? SpeedLimitOptions()
+                options.region = speedLimits
+                configuration.speedLimits = options
+            }
         }
         if stamp { configuration.frameStamp = true }
         if let annotate { configuration.annotations = try Self.annotations(from: annotate) }

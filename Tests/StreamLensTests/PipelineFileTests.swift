@@ -42,6 +42,44 @@ import Testing
         #expect(!configuration.showProgress)
     }
 
+    @Test func stageSectionsAreRead() throws {
+        let configuration = try PipelineFile.parse(
+            """
+            source: { input: clip.mkv }
+            stages:
+              speed_limits: { region: us, confidence: 0.8, expiry: 60, interval: 0.1 }
+              annotations: { boxes: false, labels: true, speed_limit_badge: bottom-right, hud: off, spotlight: 0.4 }
+              overlays:
+                - { clip: logo.webm, when: always, at: [10, 20], size: "64,64" }
+                - { clip: fx.webm, when: class:person, at: box:top, scale: 0.5, fade_in: 0.5 }
+            """, file: "stages.yaml")
+        let limits = try #require(configuration.speedLimits)
+        #expect(limits.region == "us")
+        #expect(limits.minimumConfidence == 0.8)
+        #expect(limits.expiry == .seconds(60))
+        #expect(limits.interval == .milliseconds(100))
+        let annotations = try #require(configuration.annotations)
+        #expect(annotations.boxes == false && annotations.labels == true)
+        #expect(annotations.speedLimitBadge == "bottom-right" && annotations.hud == "off" && annotations.spotlight == 0.4)
+        #expect(configuration.overlays.map(\.path) == ["logo.webm", "fx.webm"])
+        #expect(configuration.overlays[1].fadeIn == .milliseconds(500))
+    }
+
+    @Test(arguments: [
+        ("stages: { speed_limits: { region: mars } }", "'stages.speed_limits.region': 'mars' is not allowed; use one of: eu, us"),
+        ("stages: { annotations: { hud: middle } }", "'stages.annotations.hud': 'middle' is not allowed"),
+        ("stages: { overlays: [ { when: always } ] }", "'stages.overlays[0].clip': every overlay needs a clip file"),
+        ("stages: { overlays: [ { clip: a.webm, when: sometimes } ] }", "'stages.overlays[0]': "),
+    ])
+    func stageMistakesNameTheKey(text: String, message: String) {
+        do {
+            _ = try PipelineFile.parse("source: { input: a.mp4 }\n" + text, file: "f.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
     @Test func inputFlagOverridesTheFile() async throws {
         let configuration = try PipelineFile.parse("source: { input: a.mp4 }", file: "f.yaml", inputOverride: "b.mp4")
         #expect(configuration.input == .file(path: "b.mp4"))

@@ -86,23 +86,27 @@ struct DecodedFile: @unchecked Sendable {
     var height: Int
 }
 
-/// Decodes `file` to the end with GStreamer (through StreamLens's own frame path, without output).
-func decode(_ file: URL) async throws -> DecodedFile {
-    try await offThePool { try decodeBlocking(file) }
+/// Decodes `file` to the end with GStreamer (through StreamLens's own frame path, without output); `probe` sees every
+/// decoded frame with its index.
+func decode(_ file: URL, probe: (@Sendable (YUVPlanes, Int) -> Void)? = nil) async throws -> DecodedFile {
+    try await offThePool { try decodeBlocking(file, probe: probe) }
 }
 
-private func decodeBlocking(_ file: URL) throws -> DecodedFile {
+private func decodeBlocking(_ file: URL, probe: (@Sendable (YUVPlanes, Int) -> Void)?) throws -> DecodedFile {
     final class StampReader: CompositingStage {
         let name = "stamp-reader"
         let frames = Mutex<[(pts: Duration?, stampIndex: Int?)]>([])
         let size = Mutex((0, 0))
+        let probe: (@Sendable (YUVPlanes, Int) -> Void)?
+        init(probe: (@Sendable (YUVPlanes, Int) -> Void)?) { self.probe = probe }
         func composite(onto frame: YUVPlanes, context: CompositeContext) {
+            probe?(frame, context.frameIndex)
             let index = FrameStampStage.readFrameIndex(from: frame)
             frames.withLock { $0.append((context.pts, index)) }
             size.withLock { $0 = (frame.width, frame.height) }
         }
     }
-    let reader = StampReader()
+    let reader = StampReader(probe: probe)
     let input = try Pipeline(
         "uridecodebin uri=\(file.absoluteString) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false",
         label: "check")

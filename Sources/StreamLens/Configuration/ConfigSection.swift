@@ -84,6 +84,11 @@ public struct ConfigSection {
         return value
     }
 
+    /// A number of seconds as a Duration (millisecond precision).
+    public func duration(_ key: String, in range: ClosedRange<Double>) throws(RunError) -> Duration? {
+        try double(key, in: range).map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
     /// A text value that must be one of `allowed`.
     public func choice(_ key: String, _ allowed: [String]) throws(RunError) -> String? {
         guard let value = try string(key) else { return nil }

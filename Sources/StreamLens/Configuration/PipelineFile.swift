@@ -47,9 +47,7 @@ public enum PipelineFile {
         }
         if let analysis = try root.section("analysis") {
             try analysis.rejectUnknownKeys(["interval"])
-            if let seconds = try analysis.double("interval", in: 0...3600) {
-                configuration.analysisInterval = .milliseconds(Int64((seconds * 1000).rounded()))
-            }
+            configuration.analysisInterval = try analysis.duration("interval", in: 0...3600)
         }
         if let stages = try root.section("stages") {
             try StageOptions.read(stages, into: &configuration)
@@ -94,7 +92,8 @@ public enum PipelineFile {
 ///   overlay_cache: 5
 /// ```
 enum StageOptions {
-    static let keys = ["frame_stamp", "annotations", "overlays", "overlay_cache"]
+    static let keys = ["frame_stamp", "speed_limits", "annotations", "overlays", "overlay_cache"]
+    static let speedLimitKeys = ["region", "confidence", "expiry", "interval"]
     static let annotationKeys = ["boxes", "labels", "speed_limit_badge", "hud", "spotlight", "sources"]
     static let overlayKeys = [
         "clip", "when", "at", "size", "margin", "scale", "min_width", "max_width", "min_confidence", "fade_in",
@@ -105,6 +104,19 @@ enum StageOptions {
         try stages.rejectUnknownKeys(keys)
         configuration.frameStamp = try stages.bool("frame_stamp") ?? configuration.frameStamp
         configuration.overlayCacheCapacity = try stages.int("overlay_cache", in: 1...64) ?? configuration.overlayCacheCapacity
+        if stages.contains("speed_limits") {
+            if let enabled = try? stages.bool("speed_limits") {
+                configuration.speedLimits = enabled ? SpeedLimitOptions() : nil
+            } else if let section = try stages.section("speed_limits") {
+                try section.rejectUnknownKeys(speedLimitKeys)
+                var options = SpeedLimitOptions()
+                options.region = try section.choice("region", SpeedLimitOptions.regions) ?? options.region
+                options.minimumConfidence = try section.double("confidence", in: 0...1) ?? options.minimumConfidence
+                options.expiry = try section.duration("expiry", in: 0...86_400) ?? options.expiry
+                options.interval = try section.duration("interval", in: 0...3600)
+                configuration.speedLimits = options
+            }
+        }
         if let annotations = try stages.section("annotations") {
             try annotations.rejectUnknownKeys(annotationKeys)
             configuration.annotations = AnnotationConfiguration(
@@ -117,7 +129,9 @@ enum StageOptions {
             try overlay.rejectUnknownKeys(overlayKeys)
             guard let clip = try overlay.string("clip") else { throw overlay.problem("clip", "every overlay needs a clip file") }
             var rule = OverlayRuleConfiguration(
-                clip: clip, when: try overlay.string("when"), at: try overlay.string("at"), size: try overlay.string("size"))
+                // `at` and `size` may be written "x,y" or as a list [x, y].
+                clip: clip, when: try overlay.string("when"), at: try overlay.strings("at")?.joined(separator: ","),
+                size: try overlay.strings("size")?.joined(separator: ","))
             rule.margin = try overlay.int("margin", in: 0...10_000)
             rule.scale = try overlay.double("scale", in: 0.01...100)
             rule.minWidth = try overlay.int("min_width", in: 2...8192)

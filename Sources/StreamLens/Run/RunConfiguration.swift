@@ -20,8 +20,11 @@ public struct RunConfiguration: Sendable, Equatable {
     public var overlays: [OverlayRule] = []
     /// Clips kept decoded at once.
     public var overlayCacheCapacity = 5
-    /// Stream time between analysed frames; zero analyses every frame.
-    public var analysisInterval: Duration = .milliseconds(300)
+    /// Read speed-limit signs; nil: off.
+    public var speedLimits: SpeedLimitOptions?
+    /// Stream time between analysed frames for every analysis stage; zero analyses every frame. Nil: each stage's
+    /// own default (0.3 s for object detection, 80 ms for sign reading, which needs several reads per sign).
+    public var analysisInterval: Duration?
     /// Give up when no frame arrived within this time of starting.
     public var startupTimeout: Duration = .seconds(20)
     /// Report files.
@@ -39,4 +42,20 @@ public struct RunConfiguration: Sendable, Equatable {
     public init(input: InputSource) {
         self.input = input
     }
+}
+
+/// How speed-limit signs are read (`stages.speed_limits`, `--speed-limits`).
+public struct SpeedLimitOptions: Sendable, Equatable {
+    /// `eu` (5, 10…130 km/h) or `us` (5…85 mph).
+    public var region = "eu"
+    /// OCR confidence (0…1) below which a read is ignored.
+    public var minimumConfidence = 0.7
+    /// How long the current limit stays shown after its sign was last seen.
+    public var expiry: Duration = .seconds(180)
+    /// Interval between analysed frames for this stage; nil: the run's, else 80 ms.
+    public var interval: Duration?
+
+    public static let regions = ["eu", "us"]
+
+    public init() {}
 }

@@ -33,6 +33,13 @@ public final class RunSession {
             printError(error)
             return ExitStatus.failure
         }
+        let outputs: AnalysisOutputs
+        do { outputs = try AnalysisOutputs(configuration: configuration) } catch {
+            timeline?.close()
+            printError(error)
+            return ExitStatus.failure
+        }
+        defer { outputs.close() }
         let recorder = RunRecorder(
             configuration: RecorderConfiguration(poolCapacity: configuration.poolCapacity), timeline: timeline)
         var metrics: MetricsServer?
@@ -67,7 +74,7 @@ public final class RunSession {
                 configuration: configuration,
                 stages: { format throws(RunError) in
                     try StageAssembly.build(
-                        configuration, format: format, recorder: recorder,
+                        configuration, format: format, recorder: recorder, outputs: outputs,
                         warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
                 observer: recorder, clock: clock, interrupt: interrupt)

@@ -1,6 +1,7 @@
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensGStreamer
+import StreamLensSigns
 import StreamLensStats
 import StreamLensText
 
@@ -12,12 +13,16 @@ enum StageAssembly {
     ///   - recorder: feeds the HUD.
     ///   - warn: one-line warnings (a disabled overlay rule).
     static func build(
-        _ configuration: RunConfiguration, format: VideoFormat?, recorder: RunRecorder,
+        _ configuration: RunConfiguration, format: VideoFormat?, recorder: RunRecorder, outputs: AnalysisOutputs,
         warn: @escaping @Sendable (String) -> Void
     ) throws(RunError) -> PipelineRunner.Stages {
         let matrix = format.map { ColorMatrix.assumed(forWidth: $0.width, height: $0.height) } ?? .bt709
-        let analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = []
+        var analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = []
         var compositors: [any CompositingStage] = []
+
+        if let options = configuration.speedLimits {
+            analysis.append(try speedLimitStage(options, configuration: configuration, outputs: outputs))
+        }
 
         if !configuration.overlays.isEmpty {
             let overlays = OverlayStage(
@@ -26,7 +31,12 @@ enum StageAssembly {
             overlays.preroll()
             compositors.append(overlays)
         }
-        let annotations = configuration.annotations ?? (analysis.isEmpty ? nil : AnnotationConfiguration())
+        // By default, draw what analysis finds: boxes and labels, and the badge when signs are read.
+        let annotations = configuration.annotations
+            ?? (analysis.isEmpty
+                ? nil
+                : AnnotationConfiguration(
+                    speedLimitBadge: configuration.speedLimits == nil ? "off" : FrameCorner.topRight.rawValue))
         if let annotations {
             let hud: @Sendable () -> HUDSnapshot = {
                 let snapshot = recorder.snapshot()
@@ -40,5 +50,25 @@ enum StageAssembly {
         }
         if configuration.frameStamp { compositors.append(FrameStampStage()) }
         return PipelineRunner.Stages(compositors: compositors, analysis: analysis)
+    }
+}
+
+extension StageAssembly {
+    static func speedLimitStage(
+        _ options: SpeedLimitOptions, configuration: RunConfiguration, outputs: AnalysisOutputs
+    ) throws(RunError) -> (stage: any AnalysisStage, schedule: any AnalysisSchedule) {
+        guard let profile = SpeedLimitProfile.named(options.region) else {
+            throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
+        }
+        let stage = SpeedLimitStage(
+            configuration: SpeedLimitConfiguration(
+                profile: profile, minimumConfidence: options.minimumConfidence, limitExpiry: options.expiry),
+            events: outputs.events, subtitles: outputs.subtitles)
+        // Start Tesseract now: a missing language file is one clear error before anything runs.
+        do { try stage.prepare() } catch {
+            throw .invalidConfiguration(file: nil, key: "speed_limits", problem: "\(error)")
+        }
+        let interval = options.interval ?? configuration.analysisInterval ?? SpeedLimitConfiguration.recommendedInterval
+        return (stage, FixedIntervalSchedule(interval: interval))
     }
 }

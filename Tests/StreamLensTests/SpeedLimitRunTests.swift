@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import StreamLens
+
+/// Speed-limit reading through the command line, on clips of the generated sign test set
+/// (scripts/make-sign-testset.sh, run by scripts/test.sh).
+@Suite(.serialized) struct SpeedLimitRunTests {
+    static let testSet: URL = {
+        if let folder = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_TESTSET"], !folder.isEmpty {
+            return URL(fileURLWithPath: folder)
+        }
+        return repositoryRoot.appendingPathComponent(".media-cache/sign-testset")
+    }()
+
+    /// Wraps a raw I420 clip of the test set as a file GStreamer plays (lossless FFV1 in Matroska, 12.5 fps as made).
+    static func playableClip(_ name: String, width: Int, height: Int, in folder: URL, still: Bool = false) async throws -> URL {
+        let raw = testSet.appendingPathComponent("\(name).i420")
+        try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
+        let output = folder.appendingPathComponent(still ? "\(name).png" : "\(name).mkv")
+        let encoder = still ? ["videoconvert", "!", "pngenc"] : ["avenc_ffv1", "!", "matroskamux"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        process.arguments = ["-q", "filesrc", "location=\(raw.path)", "!", "rawvideoparse", "format=i420",
+                             "width=\(width)", "height=\(height)", "framerate=25/2", "!"]
+            + encoder + ["!", "filesink", "location=\(output.path)"]
+        try process.run()
+        try await offThePool { process.waitUntilExit() }
+        #expect(process.terminationStatus == 0)
+        return output
+    }
+
+    static func events(_ url: URL) throws -> [[String: Any]] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    @Test func aStillPhotoOfASignGivesOneEvent() async throws {
+        let folder = try makeTemporaryFolder()
+        let photo = try await Self.playableClip("still_70", width: 640, height: 272, in: folder, still: true)
+        let eventsFile = folder.appendingPathComponent("events.jsonl")
+        let result = try await runTool([
+            "run", "--input", photo.path, "--speed-limits", "eu", "--events", eventsFile.path, "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let events = try Self.events(eventsFile)
+        #expect(events.count == 1)
+        #expect(events.first?["type"] as? String == "speed_limit")
+        #expect(events.first?["value"] as? Int == 70)
+    }
+
+    @Test func aSignInAClipGivesAnEventSubtitlesAndABadge() async throws {
+        let folder = try makeTemporaryFolder()
+        // A 90 px "20" sign in shadow, visible from 0.16 s to 1.36 s.
+        let clip = try await Self.playableClip("sign_02_20_shadow", width: 640, height: 272, in: folder)
+        let eventsFile = folder.appendingPathComponent("events.jsonl")
+        let subtitles = folder.appendingPathComponent("limits.vtt")
+        let output = folder.appendingPathComponent("annotated.mkv")
+        let result = try await runTool([
+            "run", "--input", clip.path, "--output", output.path, "--speed-limits", "eu",
+            "--events", eventsFile.path, "--subtitles", subtitles.path, "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let events = try Self.events(eventsFile)
+        #expect(events.count == 1)
+        let event = try #require(events.first)
+        #expect(event["value"] as? Int == 20)
+        let start = try #require(event["start"] as? Double)
+        let end = try #require(event["end"] as? Double)
+        #expect(start >= 0.15 && start <= 0.5, "start \(start)")
+        #expect(end >= 1.0 && end <= 1.4, "end \(end)")
+        let vtt = try String(contentsOf: subtitles, encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT"))
+        #expect(vtt.contains("20"))
+        // Every frame is in the output, and once the sign is confirmed the badge (a red ring) sits in the top-right
+        // corner: red shows as high V (Cr) in the chroma plane.
+        let redRingFrames = Mutex<Set<Int>>([])
+        let decoded = try await decode(output) { frame, index in
+            var redSamples = 0
+            for y in 0..<(frame.v.height / 4) {
+                for x in (frame.v.width * 3 / 4)..<frame.v.width where frame.v[x, y] > 170 { redSamples += 1 }
+            }
+            if redSamples > 20 { redRingFrames.withLock { _ = $0.insert(index) } }
+        }
+        #expect(decoded.frames.count == 20)
+        let badged = redRingFrames.withLock { $0 }
+        #expect(badged.count >= 8, "badge on frames \(badged.sorted())")
+        #expect(!badged.contains(0), "no badge before the sign is confirmed")
+    }
+}
