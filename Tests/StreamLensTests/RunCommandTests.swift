@@ -20,6 +20,23 @@ import StreamLensGStreamer
         #expect(decoded.frames.last?.pts == .milliseconds(2960))
     }
 
+    /// `streamlens run` alone runs the built-in demo; with the street clip missing it falls back to a test pattern.
+    @Test(arguments: [true, false])
+    func builtInDemoReadsItsSignAndWritesEveryOutput(withStreetClip: Bool) async throws {
+        let folder = try makeTemporaryFolder()
+        let media = withStreetClip ? repositoryRoot.appendingPathComponent(".media-cache/media").path : "/nonexistent"
+        let result = try await runTool(["run", "--quiet"], in: folder, environment: ["STREAMLENS_MEDIA": media])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        for name in ["streamlens-demo.mp4", "streamlens-demo-report.json", "streamlens-demo-report.html",
+                     "streamlens-demo-events.jsonl", "streamlens-demo-limits.vtt"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+        }
+        let events = try String(contentsOf: folder.appendingPathComponent("streamlens-demo-events.jsonl"), encoding: .utf8)
+        #expect(events.contains("\"type\":\"speed_limit\""))
+        #expect(events.contains("\"value\":50"))
+        #expect(try await decode(folder.appendingPathComponent("streamlens-demo.mp4")).frames.count == 250)
+    }
+
     @Test(arguments: ["mkv", "webm", "mov"])
     func otherContainersKeepEveryFrame(extension ext: String) async throws {
         let folder = try makeTemporaryFolder()
