@@ -36,7 +36,33 @@ def jobs(tmp):
     decode = f"filesrc location={CLIP} ! qtdemux ! h264parse ! avdec_h264"
     uridecode = f"uridecodebin uri=file://{CLIP} ! videoconvert"
     x264 = "x264enc speed-preset=ultrafast ! mp4mux ! filesink location="
+    logo = os.path.join(MEDIA, "overlays", "gtk-logo.webm")
+    sign_clip = os.path.join(MEDIA, "bikes-1080p.mp4")
+    overlays = [(1200, 300, 384), (100, 100, 128), (1600, 800, 160)]
+    ffmpeg_inputs = []
+    for _ in overlays:
+        ffmpeg_inputs += ["-stream_loop", "-1", "-c:v", "libvpx-vp9", "-i", logo]
+    chain, previous = [], "0:v"
+    for index, (x, y, size) in enumerate(overlays, start=1):
+        chain.append(f"[{index}:v]scale={size}:{size}[o{index}]")
+        chain.append(f"[{previous}][o{index}]overlay={x}:{y}:shortest=1[v{index}]")
+        previous = f"v{index}"
     return {
+        "overlay": [
+            ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--quiet",
+                            "--output", f"{x264}{tmp}/sl-overlay.mp4"]
+             + [arg for x, y, size in overlays for arg in ("--overlay", f"{logo}@{x},{y},{size},{size}")]),
+            ("ffmpeg overlay", ["ffmpeg", "-v", "error", "-y", "-i", CLIP] + ffmpeg_inputs
+             + ["-filter_complex", ";".join(chain), "-map", f"[{previous}]", "-c:v", "libx264", "-preset", "ultrafast",
+                f"{tmp}/ff-overlay.mp4"]),
+            ("gst-launch decode→encode, no overlays", gst(f"{decode} ! {x264}{tmp}/gst-plain.mp4")),
+        ],
+        "signs": [
+            ("streamlens", [STREAMLENS, "run", "--input", sign_clip, "--output", "null", "--quiet",
+                            "--speed-limits", "eu"]),
+            ("streamlens without the sign reader", [STREAMLENS, "run", "--input", sign_clip, "--output", "null",
+                                                    "--quiet"]),
+        ],
         "passthrough": [
             ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--output", "null", "--quiet"]),
             ("gst-launch", gst(f"{decode} ! fakesink sync=false")),

@@ -37,3 +37,6 @@ GstStructure *slx_object_get_structure(gpointer object, const gchar *property) {
     g_object_get(object, property, &value, NULL);
     return value;
 }
+void slx_object_set_string(GstElement *element, const gchar *property, const gchar *value) {
+    g_object_set(element, property, value, NULL);
+}

@@ -62,6 +62,9 @@ gint slx_video_info_fps_d(const GstVideoInfo *info);
 // GST_BUFFER_COPY_METADATA (flags, timestamps, offsets, metas).
 GstBufferCopyFlags slx_buffer_copy_metadata(void);
 
+// g_object_set(element, property, value, NULL) for a string property (variadic). GObject copies the value.
+void slx_object_set_string(GstElement *element, const gchar *property, const gchar *value);
+
 // g_object_get (variadic) for one GstStructure-valued property; the caller owns (frees) the result.
 GstStructure *slx_object_get_structure(gpointer object, const gchar *property);
 

@@ -53,7 +53,7 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         let sinkElement: UnsafeMutablePointer<GstElement>
         do {
             pipeline = try Pipeline(description, label: "overlay clip")
-            slx_overlay_set_string_property(try pipeline.child(named: "source"), "uri", uri)
+            slx_object_set_string(try pipeline.child(named: "source"), "uri", uri)
             sinkElement = try pipeline.child(named: "frames")
         } catch {
             throw .undecodable(path: path, reason: error.description)
