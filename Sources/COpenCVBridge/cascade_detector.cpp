@@ -17,9 +17,14 @@ public:
         }
         if (options.min_neighbors < 0) throw BridgeError(SLCV_INVALID_ARGUMENT, "cascade min neighbours < 0");
         requireReadableFile(path, "cascade file");
-        if (!cascade_.load(path) || cascade_.empty()) {
-            throw BridgeError(SLCV_LOAD_FAILED, "cascade file '" + path + "' is not a valid OpenCV cascade XML");
+        const std::string invalid = "cascade file '" + path + "' is not a valid OpenCV cascade XML";
+        bool loaded = false;
+        try {
+            loaded = cascade_.load(path);
+        } catch (const cv::Exception &e) {
+            throw BridgeError(SLCV_LOAD_FAILED, invalid + " (" + e.err + ")");
         }
+        if (!loaded || cascade_.empty()) throw BridgeError(SLCV_LOAD_FAILED, invalid);
     }
 
     void detect(const slcv_yuv_image &image, std::vector<slcv_box> &results) override {

@@ -17,7 +17,7 @@ enum TestFrames {
 
     /// Raw I420 frames of a video decoded by GStreamer (`filesrc ! decodebin ! videoconvert ! videoscale !
     /// videorate`), scaled to `width` × `height` at `framesPerSecond`.
-    final class DecodedVideo {
+    final class DecodedVideo: Sendable {
         let width: Int
         let height: Int
         let framesPerSecond: Int
