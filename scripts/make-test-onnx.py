@@ -6,7 +6,7 @@ a 1x1 convolution whose bias holds the wanted output and whose weights are zero 
 means (the probe). A Reshape gives the YOLO layout. So the output is fixed by construction, yet it depends on the
 input graph-wise, which keeps OpenCV from folding the network away.
 
-Usage: make-test-onnx.py OUTPUT_DIR   (needs `pip install onnx`)
+Usage: make-test-onnx.py OUTPUT_DIR [--bench]   (needs `pip install onnx`)
 
 Writes:
   yolov8-fixed.onnx   1x7x16  YOLOv8/v11 layout, classes person, car, dog (see FIXED_V8 below)
@@ -15,6 +15,11 @@ Writes:
                               network input, height 10, score 1: tells the tests what the letterboxed input was
   classes.txt         person, car, dog
 The Swift tests (Tests/StreamLensDetectionTests/ONNXDetectorTests.swift) hold the expected decoded boxes.
+
+With --bench it also writes
+  bench-yolov8n-shaped.onnx   a plain conv network with random (seeded) weights, 640x640 input, three heads at
+                              strides 8/16/32 concatenated to 1x84x8400 like YOLOv8n, about 7 GFLOPs: detects
+                              nothing, but costs about what a real small YOLO costs (for timing only)
 """
 import os
 import sys
@@ -109,10 +114,58 @@ def probe_model():
     return build(weights, bias, (1, 5, 1), "probe_v8")
 
 
+def bench_model():
+    rng = np.random.default_rng(5)
+    initializers = []
+    nodes = []
+
+    def conv(source, name, in_channels, out_channels, kernel, stride, relu=True, gain=1.0, bias=0.0):
+        fan_in = in_channels * kernel * kernel
+        weight = (rng.standard_normal((out_channels, in_channels, kernel, kernel)) * gain * np.sqrt(2.0 / fan_in))
+        initializers.append(numpy_helper.from_array(weight.astype(np.float32), name + "_w"))
+        initializers.append(numpy_helper.from_array(np.full(out_channels, bias, dtype=np.float32), name + "_b"))
+        pad = kernel // 2
+        nodes.append(helper.make_node("Conv", [source, name + "_w", name + "_b"], [name + "_conv"],
+                                      kernel_shape=[kernel, kernel], strides=[stride, stride], pads=[pad] * 4))
+        if not relu:
+            return name + "_conv"
+        nodes.append(helper.make_node("Relu", [name + "_conv"], [name]))
+        return name
+
+    x = conv("images", "stem", 3, 16, 3, 2)
+    x = conv(x, "down1", 16, 32, 3, 2)
+    x = conv(conv(x, "c1a", 32, 32, 3, 1), "c1b", 32, 32, 3, 1)
+    features = []
+    channels = 32
+    for level, width in enumerate([64, 128, 256]):
+        x = conv(x, f"down{level + 2}", channels, width, 3, 2)
+        x = conv(conv(x, f"c{level + 2}a", width, width, 3, 1), f"c{level + 2}b", width, width, 3, 1)
+        features.append((x, width))
+        channels = width
+    heads = []
+    for level, (feature, width) in enumerate(features):
+        h = conv(feature, f"head{level}", width, width, 3, 1)
+        # Tiny weights and a negative bias: scores stay near sigmoid(-5), so nothing passes the threshold.
+        h = conv(h, f"pred{level}", width, 84, 1, 1, relu=False, gain=0.01, bias=-5.0)
+        nodes.append(helper.make_node("Sigmoid", [h], [f"score{level}"]))
+        initializers.append(numpy_helper.from_array(np.array([1, 84, -1], dtype=np.int64), f"flat{level}_shape"))
+        nodes.append(helper.make_node("Reshape", [f"score{level}", f"flat{level}_shape"], [f"flat{level}"]))
+        heads.append(f"flat{level}")
+    nodes.append(helper.make_node("Concat", heads, ["output0"], axis=2))
+    image = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 640, 640])
+    output = helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 84, 8400])
+    graph = helper.make_graph(nodes, "bench_yolov8n_shaped", [image], [output], initializers)
+    model = helper.make_model(graph, producer_name="streamlens-bench", opset_imports=[helper.make_opsetid("", 11)])
+    model.ir_version = 7
+    onnx.checker.check_model(model)
+    return model
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: make-test-onnx.py OUTPUT_DIR")
-    out = sys.argv[1]
+    arguments = [a for a in sys.argv[1:] if a != "--bench"]
+    if len(arguments) != 1:
+        sys.exit("usage: make-test-onnx.py OUTPUT_DIR [--bench]")
+    out = arguments[0]
     os.makedirs(out, exist_ok=True)
     onnx.save(fixed_model(v8_values(), (1, 4 + len(CLASSES), V8_CANDIDATES), "fixed_v8"),
               os.path.join(out, "yolov8-fixed.onnx"))
@@ -121,6 +174,8 @@ def main():
     onnx.save(probe_model(), os.path.join(out, "probe-v8.onnx"))
     with open(os.path.join(out, "classes.txt"), "w") as names:
         names.write("\n".join(CLASSES) + "\n")
+    if "--bench" in sys.argv[1:]:
+        onnx.save(bench_model(), os.path.join(out, "bench-yolov8n-shaped.onnx"))
 
 
 if __name__ == "__main__":

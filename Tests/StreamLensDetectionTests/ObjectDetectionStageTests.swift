@@ -56,6 +56,14 @@ struct ObjectDetectionStageTests {
         #expect(report.framesSkippedByBreaker == 401 - callTimes.count)
         #expect(report.analysedFrames == callTimes.count - 4)
         #expect(report.lastError == "scripted detection failed: injected failure")
+        // The report as the runner writes it into the JSON report.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(report), as: UTF8.self)
+        #expect(json == #"{"analysed_frames":86,"backend":"scripted","breaker_probes":2,"breaker_state":"closed","#
+            + #""breaker_trips":2,"failures":4,"frames_skipped_by_breaker":311,"inference_median_ms":0,"#
+            + #""inference_p95_ms":0,"last_error":"scripted detection failed: injected failure","#
+            + #""reported_detections":86,"stage":"objects","timeouts":0,"tracks_finished":0,"tracks_started":1}"#)
     }
 
     @Test("A missing model never stops the video: failures are reported, frames keep coming")
