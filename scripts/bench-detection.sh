@@ -3,6 +3,7 @@
 # Needs the media (scripts/fetch-media.sh) and the onnx Python package. Builds a release test bundle in
 # .build-bench-detection; prints one "bench-detection:" line per backend.
 # Usage: scripts/bench-detection.sh [FRAMES]   (default 40 frames per backend)
+#        STREAMLENS_BENCH_CV_THREADS=1 scripts/bench-detection.sh   (OpenCV limited to one thread)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export STREAMLENS_BENCH_DETECTION=1

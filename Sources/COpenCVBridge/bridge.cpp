@@ -90,6 +90,22 @@ extern "C" {
 
 const char *slcv_version(void) { return CV_VERSION; }
 
+void slcv_set_thread_count(int32_t count) {
+    try {
+        cv::setNumThreads(count < 0 ? 0 : count);
+    } catch (...) {
+        // Never fails in practice; nothing may cross the C boundary.
+    }
+}
+
+int32_t slcv_thread_count(void) {
+    try {
+        return cv::getNumThreads();
+    } catch (...) {
+        return 1;
+    }
+}
+
 void slcv_hog_default_options(slcv_hog_options *options) {
     if (options == nullptr) return;
     options->hit_threshold = 0;

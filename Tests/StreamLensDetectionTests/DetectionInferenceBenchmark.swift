@@ -15,6 +15,9 @@ struct DetectionInferenceBenchmark {
     static let frames = Int(ProcessInfo.processInfo.environment["STREAMLENS_BENCH_FRAMES"] ?? "40") ?? 40
 
     static func measure(_ label: String, _ detector: any ObjectDetector, _ video: TestFrames.DecodedVideo) throws {
+        if let threads = ProcessInfo.processInfo.environment["STREAMLENS_BENCH_CV_THREADS"].flatMap(Int.init) {
+            OpenCVRuntime.threadCount = threads
+        }
         let clock = SystemClock()
         // One warm-up call: first-call allocations (buffers, the network's memory) are not steady state.
         _ = try video.withFrame(0) { try detector.detect($0) }
@@ -30,8 +33,8 @@ struct DetectionInferenceBenchmark {
         let p95 = times[min(times.count - 1, Int((Double(times.count) * 0.95).rounded(.up)) - 1)].milliseconds
         let name = label.padding(toLength: 46, withPad: " ", startingAt: 0)
         print("bench-detection: \(name)" + String(
-            format: " %4dx%-4d median %7.1f ms  p95 %7.1f ms  (%d frames, %d detections)",
-            video.width, video.height, median, p95, times.count, found))
+            format: " %4dx%-4d median %7.1f ms  p95 %7.1f ms  (%d frames, %d detections, %d OpenCV threads)",
+            video.width, video.height, median, p95, times.count, found, OpenCVRuntime.threadCount))
     }
 
     static func video(width: Int, height: Int) throws -> TestFrames.DecodedVideo {

@@ -86,3 +86,11 @@ struct ObjectDetectionSetupTests {
         #expect(!error.description.isEmpty)
     }
 }
+
+@Suite("OpenCV runtime")
+struct OpenCVRuntimeTests {
+    @Test("Debian's OpenCV 4.6 is linked")
+    func version() {
+        #expect(OpenCVRuntime.version.hasPrefix("4.6."))
+    }
+}

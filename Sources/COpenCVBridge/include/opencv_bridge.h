@@ -127,6 +127,12 @@ typedef struct slcv_detector slcv_detector;
 /// OpenCV's version string, for reports.
 const char *slcv_version(void);
 
+/// Sets how many threads OpenCV's parallel loops (HOG, cascades, dnn) may use, process-wide (cv::setNumThreads);
+/// 0 or 1 runs them on the calling thread only. Leaves cores to the video path on small machines.
+void slcv_set_thread_count(int32_t count);
+/// The thread count in force (cv::getNumThreads).
+int32_t slcv_thread_count(void);
+
 /// Fills `options` with the defaults (hit 0, stride 8, scale 1.05, group 2, upscale 1).
 void slcv_hog_default_options(slcv_hog_options *options);
 /// Fills `options` with the defaults (scale 1.1, neighbours 3, no minimum size, equalize on).
