@@ -71,6 +71,24 @@ struct IoUTrackerTests {
         #expect(tracker.tracksStarted == 2)
     }
 
+    @Test("Motion prediction keeps a walker that speeds up; without it the walker gets new ids", arguments: [0.5, 0])
+    func motionPrediction(motionSmoothing: Double) {
+        let tracker = Self.tracker { $0.motionSmoothing = motionSmoothing }
+        // 10 px per 0.3 s for three analyses, then 25 px per analysis: a 40 px wide box overlaps its previous
+        // position by only IoU 0.23 at that speed, below the 0.3 match threshold.
+        var x = 100.0
+        var ids: [Int] = []
+        for step in 0..<10 {
+            x += step < 3 ? 10 : 25
+            ids.append(tracker.update([person(x, 100)], at: .milliseconds(300 * step)).observed[0].trackID!)
+        }
+        if motionSmoothing > 0 {
+            #expect(ids == Array(repeating: 1, count: 10))
+        } else {
+            #expect(ids == [1, 1, 1, 2, 3, 4, 5, 6, 7, 8])
+        }
+    }
+
     @Test("A short occlusion keeps the id and the held box; a long one ends the track")
     func occlusion() {
         let tracker = Self.tracker { $0.maxMissedAnalyses = 3 }
