@@ -47,20 +47,26 @@ enum TestEnvironment {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// The ONNX fixtures of scripts/make-test-onnx.py, generated once per test run (installs the `onnx` Python
-    /// package from PyPI when it is missing).
+    /// The ONNX fixtures of scripts/make-test-onnx.py, generated once per test run. Uses the first Python that
+    /// has the `onnx` package (`python3` on PATH, then Debian's `/usr/bin/python3` with `python3-onnx`); when
+    /// none has it, installs it from PyPI into `python3`.
     static let onnxFixtures: Result<URL, TestSetupError> = {
         do {
             let directory = try temporaryDirectory("onnx")
             let script = repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path
-            var result = try run("python3", [script, directory.path])
-            if result.status != 0 && result.output.contains("No module named 'onnx'") {
-                let install = try run("python3", ["-m", "pip", "install", "--quiet", "onnx"])
-                guard install.status == 0 else {
-                    return .failure(TestSetupError("pip install onnx failed: \(install.output)"))
-                }
-                result = try run("python3", [script, directory.path])
+            var failures: [String] = []
+            for python in ["python3", "/usr/bin/python3"] {
+                guard let probe = try? run(python, ["-c", "import onnx"]), probe.status == 0 else { continue }
+                let result = try run(python, [script, directory.path])
+                if result.status == 0 { return .success(directory) }
+                failures.append("\(python): \(result.output)")
             }
+            let install = try run("python3", ["-m", "pip", "install", "--quiet", "onnx"])
+            guard install.status == 0 else {
+                return .failure(TestSetupError(
+                    "the onnx Python package is missing and pip install onnx failed: \(install.output) \(failures)"))
+            }
+            let result = try run("python3", [script, directory.path])
             guard result.status == 0 else {
                 return .failure(TestSetupError("make-test-onnx.py failed: \(result.output)"))
             }
