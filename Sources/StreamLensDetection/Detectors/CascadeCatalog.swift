@@ -25,8 +25,10 @@ public struct CascadeCatalog: Sendable {
         "plate": ("haarcascade_russian_plate_number.xml", "licence_plate"),
     ]
 
+    /// The folder short names resolve in.
     public let directory: String
 
+    /// A catalog of the cascades in `directory`.
     public init(directory: String = CascadeCatalog.defaultDirectory) {
         self.directory = directory
     }

@@ -26,6 +26,7 @@ public final class CascadeDetector: ObjectDetector, @unchecked Sendable {
         public init() {}
     }
 
+    /// `cascade:<name or path as given>`.
     public let backendName: String
     /// The cascade XML in use.
     public let path: String

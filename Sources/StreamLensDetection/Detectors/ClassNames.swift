@@ -3,8 +3,10 @@ import Foundation
 /// Names of a model's classes, index = class id: read from a file (one name per line) or the 80 COCO classes
 /// most YOLO exports are trained on.
 public struct ClassNames: Sendable, Equatable {
+    /// Name of each class id, in id order.
     public let names: [String]
 
+    /// Names given in id order.
     public init(_ names: [String]) { self.names = names }
 
     /// Reads one name per line; surrounding blanks and trailing empty lines are ignored.

@@ -26,10 +26,13 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
         public init() {}
     }
 
+    /// Always `hog`.
     public let backendName = "hog"
+    /// The options it was created with.
     public let options: Options
     private let handle: OpenCVDetectorHandle
 
+    /// Creates the detector; throws ``DetectionError/invalidOption(_:)`` for options out of range.
     public init(options: Options = Options()) throws {
         self.options = options
         var raw = slcv_hog_options()

@@ -42,8 +42,11 @@ public final class ONNXDetector: ObjectDetector, @unchecked Sendable {
         public init() {}
     }
 
+    /// `onnx:<model path>`.
     public let backendName: String
+    /// The network file.
     public let modelPath: String
+    /// The options it was created with.
     public let options: Options
     /// The names detections are labelled with.
     public let classNames: ClassNames

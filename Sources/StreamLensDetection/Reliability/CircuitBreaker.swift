@@ -94,10 +94,12 @@ public final class CircuitBreaker: Sendable {
         var counters = Counters()
     }
 
+    /// The tuning in force.
     public let configuration: Configuration
     private let clock: any MonotonicClock
     private let status: Mutex<Status>
 
+    /// A closed breaker reading time from `clock`.
     public init(configuration: Configuration = Configuration(), clock: any MonotonicClock = SystemClock()) {
         self.configuration = configuration
         self.clock = clock
@@ -177,7 +179,9 @@ public final class CircuitBreaker: Sendable {
         return min(delay, configuration.maxBackoff)
     }
 
+    /// Where the breaker stands now.
     public var state: State { status.withLock { $0.state } }
+    /// What it has counted so far.
     public var counters: Counters { status.withLock { $0.counters } }
     /// Failures since the last success.
     public var consecutiveFailures: Int { status.withLock { $0.consecutiveFailures } }

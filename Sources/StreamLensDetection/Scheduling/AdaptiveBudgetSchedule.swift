@@ -84,9 +84,11 @@ public final class AdaptiveBudgetSchedule: AnalysisSchedule {
         var shortened = 0
     }
 
+    /// The tuning in force.
     public let configuration: Configuration
     private let state: Mutex<State>
 
+    /// Starts at the base cadence; throws ``DetectionError/invalidOption(_:)`` for a configuration out of range.
     public init(configuration: Configuration = Configuration()) throws {
         try configuration.validate()
         self.configuration = configuration

@@ -2,7 +2,9 @@ import StreamLensCore
 
 /// A track that has ended: what it was, from when to when, and where it was last.
 public struct FinishedTrack: Sendable, Equatable {
+    /// The id the track's detections carried.
     public var trackID: Int
+    /// Class of the tracked object, as the detector named it.
     public var className: String
     public var classID: Int
     /// Stream time of the first and last analysed frame that saw it.

@@ -56,6 +56,7 @@ public final class IoUTracker {
         var overlap: Double
     }
 
+    /// The tuning in force.
     public let configuration: TrackerConfiguration
     private var tracks: [Track] = []
     private var nextID = 1
@@ -68,6 +69,7 @@ public final class IoUTracker {
     /// Tracks started since creation.
     public private(set) var tracksStarted = 0
 
+    /// A tracker with no tracks; ids start at 1. Call ``TrackerConfiguration/validate()`` first for user input.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
         self.configuration = configuration
     }
