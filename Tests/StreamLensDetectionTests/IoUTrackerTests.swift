@@ -36,18 +36,43 @@ struct IoUTrackerTests {
         #expect(update.observed.first?.box == observed)
     }
 
-    @Test("Default smoothing is 0.35 and compounds over frames")
-    func defaultSmoothingCompounds() {
-        let tracker = Self.tracker()
+    @Test(
+        "Default smoothing is 0.35 and compounds over frames; with motion, around the predicted box",
+        arguments: [
+            // motion smoothing, expected box after the third observation
+            (0.0, box(9.275, 11.55, 100, 104.55)),  // plain EMA: 0.35·obs + 0.65·previous
+            // velocity after the second observation: centre moved (10, 30) px in 1 s, weight 0.5 → (5, 15) px/s;
+            // prior (3.5 + 5, 7 + 15) = (8.5, 22); x: 0.35·20 + 0.65·8.5 = 12.525; y: 0.35·20 + 0.65·22 = 21.3
+            (0.5, box(12.525, 21.3, 100, 104.55)),
+        ])
+    func defaultSmoothingCompounds(motionSmoothing: Double, expected: BoundingBox) {
+        let tracker = Self.tracker { $0.motionSmoothing = motionSmoothing }
         #expect(tracker.configuration.smoothing == 0.35)
         _ = tracker.update([person(0, 0, 100, 100)], at: .zero)
-        _ = tracker.update([person(10, 20, 100, 120)], at: .seconds(1))
+        let second = tracker.update([person(10, 20, 100, 120)], at: .seconds(1))
+        #expect(abs(second.visible[0].box.x - 3.5) < 1e-12 && abs(second.visible[0].box.height - 107) < 1e-12)
         let update = tracker.update([person(20, 20, 100, 100)], at: .seconds(2))
-        // x: 0.35·20 + 0.65·3.5 = 9.275; y: 0.35·20 + 0.65·7 = 11.55; h: 0.35·100 + 0.65·107 = 104.55
         let smoothed = update.visible[0].box
-        #expect(abs(smoothed.x - 9.275) < 1e-12)
-        #expect(abs(smoothed.y - 11.55) < 1e-12)
-        #expect(abs(smoothed.height - 104.55) < 1e-12)
+        #expect(abs(smoothed.x - expected.x) < 1e-12)
+        #expect(abs(smoothed.y - expected.y) < 1e-12)
+        #expect(abs(smoothed.width - expected.width) < 1e-12)
+        #expect(abs(smoothed.height - expected.height) < 1e-12)
+    }
+
+    @Test("Smoothing around the prediction does not trail a steady walker; a plain EMA does", arguments: [0.5, 0])
+    func noTrailingWithMotion(motionSmoothing: Double) {
+        let tracker = Self.tracker { $0.motionSmoothing = motionSmoothing }
+        var shown = BoundingBox(x: 0, y: 0, width: 0, height: 0)
+        for step in 0..<20 {
+            shown = tracker.update([person(100 + Double(step) * 15, 100)], at: .milliseconds(300 * step)).visible[0].box
+        }
+        let lag = (100 + 19 * 15) - shown.x
+        // Plain EMA settles at (1 − α)/α × 15 px ≈ 27.9 px behind; the motion prior removes nearly all of it.
+        if motionSmoothing > 0 {
+            #expect(abs(lag) < 1, "lag \(lag)")
+        } else {
+            #expect(abs(lag - 15 * 0.65 / 0.35) < 0.1, "lag \(lag)")
+        }
     }
 
     @Test("Ids stay with their objects while two people walk past each other")
@@ -73,9 +98,12 @@ struct IoUTrackerTests {
 
     @Test("Motion prediction keeps a walker that speeds up; without it the walker gets new ids", arguments: [0.5, 0])
     func motionPrediction(motionSmoothing: Double) {
-        let tracker = Self.tracker { $0.motionSmoothing = motionSmoothing }
+        let tracker = Self.tracker {
+            $0.motionSmoothing = motionSmoothing
+            $0.matchThreshold = 0.3
+        }
         // 10 px per 0.3 s for three analyses, then 25 px per analysis: a 40 px wide box overlaps its previous
-        // position by only IoU 0.23 at that speed, below the 0.3 match threshold.
+        // position by only IoU 0.23 at that speed, below the 0.3 match threshold set here.
         var x = 100.0
         var ids: [Int] = []
         for step in 0..<10 {

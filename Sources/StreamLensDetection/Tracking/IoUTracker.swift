@@ -9,7 +9,10 @@ import StreamLensCore
 ///    their width between analyses); pairs below ``TrackerConfiguration/matchThreshold`` or of another class
 ///    never pair;
 /// 2. moves each paired track's box towards the detection by an exponential moving average
-///    (`box = α·detected + (1 − α)·box`, α = ``TrackerConfiguration/smoothing``);
+///    (`box = α·detected + (1 − α)·prior`, α = ``TrackerConfiguration/smoothing``), where the prior is the
+///    previous smoothed box moved by the track's estimated velocity, so smoothing removes jitter without
+///    trailing behind a walker (with ``TrackerConfiguration/motionSmoothing`` 0 the prior is the previous box:
+///    a plain EMA);
 /// 3. starts a track (next id, from 1) for each unpaired detection;
 /// 4. counts a miss for each unpaired track; tracks missed more than ``TrackerConfiguration/maxMissedAnalyses``
 ///    times in a row, or unseen for longer than ``TrackerConfiguration/maxAge``, end;
@@ -87,7 +90,9 @@ public final class IoUTracker {
         }
         for pair in pairs {
             let detection = detections[pair.detection]
-            tracks[pair.track].smoothedBox = Self.blend(tracks[pair.track].smoothedBox, detection.box, alpha: alpha)
+            let prior = Self.predictedBox(
+                of: (tracks[pair.track].smoothedBox, tracks[pair.track].lastSeen, tracks[pair.track].velocity), at: pts)
+            tracks[pair.track].smoothedBox = Self.blend(prior, detection.box, alpha: alpha)
             tracks[pair.track].velocity = velocity(of: tracks[pair.track], movingTo: detection.box, at: pts)
             tracks[pair.track].observedBox = detection.box
             tracks[pair.track].confidence = detection.confidence
