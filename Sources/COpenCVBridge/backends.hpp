@@ -1,0 +1,15 @@
+// Factories of the three detector backends. Each throws slcv::BridgeError or cv::Exception on failure.
+#pragma once
+
+#include "detector.hpp"
+
+namespace slcv {
+
+/// cv::HOGDescriptor with OpenCV's default people SVM, run on the luma plane.
+slcv_detector *makeHogDetector(const slcv_hog_options &options);
+/// cv::CascadeClassifier loaded from `path`, run on the luma plane.
+slcv_detector *makeCascadeDetector(const std::string &path, const slcv_cascade_options &options);
+/// A YOLO (v5 or v8/v11 layout) network loaded with cv::dnn::readNetFromONNX.
+slcv_detector *makeOnnxDetector(const std::string &path, const slcv_onnx_options &options);
+
+}  // namespace slcv

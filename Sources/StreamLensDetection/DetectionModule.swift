@@ -1,2 +1,0 @@
-// Object detectors behind the Detections contract. See issue 5.
-import StreamLensCore

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Which detector backend to run, as written on the command line: `--detector hog|cascade:NAME|PATH|onnx:PATH`.
+public enum DetectorSpec: Sendable, Equatable, CustomStringConvertible {
+    /// OpenCV's HOG people detector.
+    case hog
+    /// A Haar/LBP cascade: a short name of ``CascadeCatalog`` (`fullbody`, `upperbody`, `frontalface`,
+    /// `licence_plate`…) or the path of an XML file. `cascade` alone means `frontalface`.
+    case cascade(String)
+    /// A YOLO v5/v8/v11 network exported to ONNX.
+    case onnx(path: String)
+
+    /// Parses the command-line form; throws ``DetectionError/unknownDetector(spec:)``.
+    public init(parsing text: String) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let (kind, argument) = Self.split(trimmed)
+        switch kind.lowercased() {
+        case "hog" where argument == nil:
+            self = .hog
+        case "cascade":
+            self = .cascade(argument ?? "")
+        case "onnx" where argument?.isEmpty == false:
+            self = .onnx(path: argument!)
+        default:
+            throw DetectionError.unknownDetector(spec: text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .hog: "hog"
+        case .cascade(let name): name.isEmpty ? "cascade" : "cascade:\(name)"
+        case .onnx(let path): "onnx:\(path)"
+        }
+    }
+
+    private static func split(_ text: String) -> (String, String?) {
+        guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+}

@@ -1,0 +1,58 @@
+/// Everything a run can say about object detection (command line or pipeline file), with the defaults of issue 5.
+public struct ObjectDetectionOptions: Sendable, Equatable {
+    /// `--detector`.
+    public var detector: DetectorSpec
+    /// Name of the stage in reports, events and ``Detections/source``.
+    public var stageName = "objects"
+    /// Detections below this confidence are dropped.
+    public var confidenceThreshold = 0.5
+    /// ONNX: overlap above which the weaker box of a class is suppressed.
+    public var nmsThreshold = 0.45
+    /// ONNX: network input size (square), the size the model was exported with.
+    public var inputSize = 640
+    /// ONNX: one class name per line (default: the 80 COCO names).
+    public var classNamesPath: String?
+    /// ONNX: the output layout (auto-detected by default).
+    public var layout = ONNXDetector.Layout.auto
+    /// Keep only these classes (names or ids; empty: all) / drop these.
+    public var allowedClasses: [String] = []
+    public var deniedClasses: [String] = []
+    /// Analyse one frame per `interval` of stream time…
+    public var interval: Duration = .milliseconds(300)
+    /// …or, when set, one frame in every N.
+    public var everyNthFrame: Int?
+    /// Inference time one analysis may take before the cadence is lengthened.
+    public var latencyBudget: Duration = .milliseconds(250)
+    /// The cadence never grows beyond this multiple of its base.
+    public var maxCadenceScale = 8.0
+    /// At most this many detections per frame (most confident first).
+    public var maxConcurrent = 5
+    /// Detections unseen this long are dropped.
+    public var maxAge: Duration = .seconds(30)
+    /// Analysed frames a track may be missed (occlusion) before it ends.
+    public var maxMissedAnalyses = 5
+    /// EMA weight of the newest box.
+    public var smoothing = 0.35
+    /// Follow only the largest subject.
+    public var primarySubject = false
+    /// Width of the analysis copy; nil: the backend's default (640, or the ONNX input size).
+    public var analysisWidth: Int?
+    /// Backend tuning.
+    public var hog = HOGPeopleDetector.Options()
+    public var cascade = CascadeDetector.Options()
+    /// Retry and circuit-breaker timing.
+    public var breaker = CircuitBreaker.Configuration()
+    /// Write a `detection` event per reported object per analysed frame (track events are always written).
+    public var detectionEvents = true
+
+    public init(detector: DetectorSpec) {
+        self.detector = detector
+    }
+
+    /// The analysis width in force.
+    public var effectiveAnalysisWidth: Int {
+        if let analysisWidth { return analysisWidth }
+        if case .onnx = detector { return inputSize }
+        return 640
+    }
+}

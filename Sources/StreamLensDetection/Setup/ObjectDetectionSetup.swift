@@ -1,0 +1,95 @@
+import StreamLensCore
+
+/// Builds the object-detection stage and its schedule from ``ObjectDetectionOptions``: what the runner calls for
+/// `--detector …`.
+public enum ObjectDetectionSetup {
+    /// When the detector (the model) is loaded.
+    public enum Loading: Sendable, Equatable {
+        /// In ``make(_:events:clock:loading:)``: a missing or broken model stops the run before it starts, with
+        /// one error naming the file.
+        case now
+        /// On the first analysed frame, on the analysis thread: a missing or broken model never stops the video;
+        /// each failed attempt is an analysis failure and the circuit breaker spaces out the retries.
+        case onFirstFrame
+    }
+
+    /// A stage and the schedule to run it on.
+    public struct Built: Sendable {
+        public var stage: ObjectDetectionStage
+        public var schedule: AdaptiveBudgetSchedule
+    }
+
+    /// Checks every option (class-names file and cascade name included) and builds the stage and schedule.
+    public static func make(
+        _ options: ObjectDetectionOptions, events: EventLog? = nil, clock: any MonotonicClock = SystemClock(),
+        loading: Loading = .onFirstFrame
+    ) throws -> Built {
+        var stageConfiguration = ObjectDetectionStage.Configuration()
+        stageConfiguration.preferredAnalysisWidth = options.effectiveAnalysisWidth
+        stageConfiguration.confidenceThreshold = options.confidenceThreshold
+        stageConfiguration.allowedClasses = Set(options.allowedClasses)
+        stageConfiguration.deniedClasses = Set(options.deniedClasses)
+        stageConfiguration.tracker.maxConcurrent = options.maxConcurrent
+        stageConfiguration.tracker.maxAge = options.maxAge
+        stageConfiguration.tracker.maxMissedAnalyses = options.maxMissedAnalyses
+        stageConfiguration.tracker.smoothing = options.smoothing
+        stageConfiguration.tracker.primarySubjectOnly = options.primarySubject
+        stageConfiguration.breaker = options.breaker
+        stageConfiguration.emitDetectionEvents = options.detectionEvents
+
+        var scheduleConfiguration = AdaptiveBudgetSchedule.Configuration()
+        scheduleConfiguration.base = options.everyNthFrame.map { .everyNthFrame($0) } ?? .interval(options.interval)
+        scheduleConfiguration.latencyBudget = options.latencyBudget
+        scheduleConfiguration.maximumScale = options.maxCadenceScale
+        let schedule = try AdaptiveBudgetSchedule(configuration: scheduleConfiguration)
+
+        let load = try loader(for: options)
+        let stage: ObjectDetectionStage
+        switch loading {
+        case .now:
+            stage = try ObjectDetectionStage(
+                name: options.stageName, detector: try load(), configuration: stageConfiguration, clock: clock,
+                events: events)
+        case .onFirstFrame:
+            stage = try ObjectDetectionStage(
+                name: options.stageName, backendName: options.detector.description,
+                configuration: stageConfiguration, clock: clock, events: events, loadDetector: load)
+        }
+        return Built(stage: stage, schedule: schedule)
+    }
+
+    /// A function that creates the detector. Checks what can be checked without loading the model: option
+    /// ranges, the cascade name, the class-names file and the class filter.
+    static func loader(for options: ObjectDetectionOptions) throws -> @Sendable () throws -> any ObjectDetector {
+        guard (0...1).contains(options.confidenceThreshold), (0...1).contains(options.nmsThreshold) else {
+            throw DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")
+        }
+        if let stride = options.everyNthFrame, stride < 1 {
+            throw DetectionError.invalidOption("every-Nth-frame stride must be at least 1")
+        }
+        switch options.detector {
+        case .hog:
+            let hogOptions = options.hog
+            return { try HOGPeopleDetector(options: hogOptions) }
+        case .cascade(let name):
+            _ = try CascadeCatalog().resolve(name)
+            let cascadeOptions = options.cascade
+            return { try CascadeDetector(cascade: name, options: cascadeOptions) }
+        case .onnx(let path):
+            var onnx = ONNXDetector.Options()
+            onnx.inputWidth = options.inputSize
+            onnx.inputHeight = options.inputSize
+            onnx.confidenceThreshold = options.confidenceThreshold
+            onnx.nmsThreshold = options.nmsThreshold
+            onnx.layout = options.layout
+            onnx.classNamesPath = options.classNamesPath
+            onnx.allowedClasses = options.allowedClasses
+            onnx.deniedClasses = options.deniedClasses
+            // The class filter must name known classes; check it now rather than on the first frame.
+            let names = try options.classNamesPath.map { try ClassNames(contentsOf: $0) } ?? .coco
+            _ = try names.ids(for: options.allowedClasses + options.deniedClasses)
+            let onnxOptions = onnx
+            return { try ONNXDetector(modelPath: path, options: onnxOptions) }
+        }
+    }
+}

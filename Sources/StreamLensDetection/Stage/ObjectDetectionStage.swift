@@ -1,0 +1,175 @@
+import StreamLensCore
+import Synchronization
+
+/// The object-detection analysis stage: detector → threshold and class filter → tracker → ``Detections``.
+///
+/// - The detector is created lazily on the analysis thread by the loader given at init, so a model that fails
+///   to load does not stop the run: the stage throws the load error for that frame (the runner counts it through
+///   ``FramePathObserver/analysisFailed(stage:pts:error:)``), and the ``CircuitBreaker`` decides when to retry.
+/// - Every detector call goes through the breaker. While it refuses (backoff, open circuit) the frame is not
+///   analysed: the tracker keeps showing what it holds until ``TrackerConfiguration/maxAge``.
+/// - Boxes are in source pixels; ``Detection/trackID`` is set; at most
+///   ``TrackerConfiguration/maxConcurrent`` detections per frame.
+/// - Events (when an ``EventLog`` is given): `{"type":"detection"}` per reported object per analysed frame and
+///   `{"type":"track"}` per finished track (when it ends, or at ``finish(at:)``).
+///
+/// ## Thread Safety
+/// ``analyze(_:)`` and ``finish(at:)`` run on one analysis thread at a time (the ``AnalysisStage`` contract);
+/// detector and tracker are confined to it. ``report`` may be read from any thread: counters sit behind a
+/// mutex, the breaker and latency recorder synchronize themselves.
+public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
+    /// Tuning of the stage around its detector.
+    public struct Configuration: Sendable {
+        /// Width of the analysis copy the stage asks for (nil: source width).
+        public var preferredAnalysisWidth: Int? = 640
+        /// Detections below this confidence are dropped (ONNX models also apply it before NMS).
+        public var confidenceThreshold: Double = 0.5
+        /// Class names to keep (empty: all) and to drop.
+        public var allowedClasses: Set<String> = []
+        public var deniedClasses: Set<String> = []
+        public var tracker = TrackerConfiguration()
+        public var breaker = CircuitBreaker.Configuration()
+        /// Write a `detection` event per reported object per analysed frame (track events are always written).
+        public var emitDetectionEvents = true
+
+        public init() {}
+    }
+
+    private struct Counters {
+        var analysedFrames = 0
+        var reportedDetections = 0
+        var skippedByBreaker = 0
+        var tracksFinished = 0
+        var tracksStarted = 0
+        var lastError: String?
+    }
+
+    public let name: String
+    public let configuration: Configuration
+    public let breaker: CircuitBreaker
+    /// Inference time of each successful detector call.
+    public let inferenceLatency = LatencyRecorder()
+    public var preferredAnalysisWidth: Int? { configuration.preferredAnalysisWidth }
+
+    private let backendName: String
+    private let loadDetector: @Sendable () throws -> any ObjectDetector
+    private let clock: any MonotonicClock
+    private let events: EventLog?
+    private let tracker: IoUTracker
+    private let counters = Mutex(Counters())
+    /// Confined to the analysis thread.
+    private var detector: (any ObjectDetector)?
+
+    /// A stage whose detector is made by `loadDetector` on first use (and again after a failed load, when the
+    /// breaker allows). `backendName` names it in reports before it exists.
+    public init(
+        name: String = "objects", backendName: String, configuration: Configuration = Configuration(),
+        clock: any MonotonicClock = SystemClock(), events: EventLog? = nil,
+        loadDetector: @escaping @Sendable () throws -> any ObjectDetector
+    ) throws {
+        try configuration.tracker.validate()
+        try configuration.breaker.validate()
+        guard (0...1).contains(configuration.confidenceThreshold) else {
+            throw DetectionError.invalidOption("confidence threshold \(configuration.confidenceThreshold) outside 0…1")
+        }
+        if let width = configuration.preferredAnalysisWidth, width < 16 {
+            throw DetectionError.invalidOption("analysis width \(width) is too small")
+        }
+        self.name = name
+        self.backendName = backendName
+        self.configuration = configuration
+        self.clock = clock
+        self.events = events
+        self.loadDetector = loadDetector
+        self.breaker = CircuitBreaker(configuration: configuration.breaker, clock: clock)
+        self.tracker = IoUTracker(configuration: configuration.tracker)
+    }
+
+    /// A stage around a detector that already exists.
+    public convenience init(
+        name: String = "objects", detector: any ObjectDetector, configuration: Configuration = Configuration(),
+        clock: any MonotonicClock = SystemClock(), events: EventLog? = nil
+    ) throws {
+        nonisolated(unsafe) let ready = detector
+        try self.init(
+            name: name, backendName: detector.backendName, configuration: configuration, clock: clock,
+            events: events, loadDetector: { ready })
+    }
+
+    public func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        if case .denied = breaker.requestPermission() {
+            counters.withLock { $0.skippedByBreaker += 1 }
+            return publish(tracker.advance(to: frame.pts), pts: frame.pts)
+        }
+        let started = clock.now()
+        let found: [Detection]
+        do {
+            let detector = try self.detector ?? loadDetector()
+            self.detector = detector
+            found = try detector.detect(frame)
+        } catch {
+            breaker.recordFailure()
+            counters.withLock { $0.lastError = String(describing: error) }
+            // A failed call says nothing about the scene: hold the tracks, count no misses.
+            _ = publish(tracker.advance(to: frame.pts), pts: frame.pts)
+            throw error
+        }
+        let latency = clock.now() - started
+        inferenceLatency.record(latency)
+        breaker.recordSuccess(duration: latency)
+        let kept = found.filter(isWanted)
+        counters.withLock { $0.analysedFrames += 1 }
+        return publish(tracker.update(kept, at: frame.pts), pts: frame.pts)
+    }
+
+    public func finish(at pts: Duration) {
+        let finished = tracker.finishAll(at: pts)
+        emitTrackEvents(finished)
+        counters.withLock { $0.tracksStarted = tracker.tracksStarted }
+    }
+
+    /// Counters, breaker state and inference latency so far.
+    public var report: DetectionStageReport {
+        let breakerCounters = breaker.counters
+        let snapshot = counters.withLock { $0 }
+        return DetectionStageReport(
+            stage: name, backend: backendName, analysedFrames: snapshot.analysedFrames,
+            reportedDetections: snapshot.reportedDetections, failures: breakerCounters.failures,
+            timeouts: breakerCounters.timeouts, breakerTrips: breakerCounters.trips,
+            breakerProbes: breakerCounters.probes, framesSkippedByBreaker: snapshot.skippedByBreaker,
+            breakerState: breaker.state, tracksStarted: snapshot.tracksStarted,
+            tracksFinished: snapshot.tracksFinished, inferenceMedian: inferenceLatency.quantile(0.5),
+            inferenceP95: inferenceLatency.quantile(0.95), lastError: snapshot.lastError)
+    }
+
+    private func isWanted(_ detection: Detection) -> Bool {
+        detection.confidence >= configuration.confidenceThreshold
+            && (configuration.allowedClasses.isEmpty || configuration.allowedClasses.contains(detection.className))
+            && !configuration.deniedClasses.contains(detection.className)
+    }
+
+    /// Writes the events of one update and wraps its visible tracks as this stage's ``Detections``.
+    private func publish(_ update: IoUTracker.Update, pts: Duration) -> Detections {
+        if let events, configuration.emitDetectionEvents {
+            let shownIDs = Set(update.visible.compactMap(\.trackID))
+            for detection in update.observed where detection.trackID.map(shownIDs.contains) == true {
+                events.emit(DetectionEvent(stage: name, pts: pts, detection: detection))
+            }
+        }
+        emitTrackEvents(update.finished)
+        let started = tracker.tracksStarted
+        counters.withLock {
+            $0.reportedDetections += update.visible.count
+            $0.tracksStarted = started
+        }
+        return Detections(pts: pts, source: name, items: update.visible)
+    }
+
+    private func emitTrackEvents(_ finished: [FinishedTrack]) {
+        guard !finished.isEmpty else { return }
+        counters.withLock { $0.tracksFinished += finished.count }
+        guard let events else { return }
+        // Tracks never reported (beyond the concurrency cap, or not the primary subject) stay out of the log.
+        for track in finished where track.wasShown { events.emit(TrackEvent(stage: name, track: track)) }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensDetection
+
+/// Inference time per analysed frame of each backend on real frames (vtest.avi), printed as median and p95.
+/// A measurement, not a test: it asserts nothing about speed and runs only when `STREAMLENS_BENCH_DETECTION` is
+/// set (Benchmarks/run-detection-benchmark.sh runs it on a release build; figures in Benchmarks/DETECTION.md).
+@Suite(
+    "Detection inference benchmark",
+    .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_BENCH_DETECTION"] != nil))
+struct DetectionInferenceBenchmark {
+    static let frames = Int(ProcessInfo.processInfo.environment["STREAMLENS_BENCH_FRAMES"] ?? "40") ?? 40
+
+    static func measure(_ label: String, _ detector: any ObjectDetector, _ video: TestFrames.DecodedVideo) throws {
+        if let threads = ProcessInfo.processInfo.environment["STREAMLENS_BENCH_CV_THREADS"].flatMap(Int.init) {
+            OpenCVRuntime.threadCount = threads
+        }
+        let clock = SystemClock()
+        // One warm-up call: first-call allocations (buffers, the network's memory) are not steady state.
+        _ = try video.withFrame(0) { try detector.detect($0) }
+        var times: [Duration] = []
+        var found = 0
+        for index in 0..<min(frames, video.frameCount) {
+            let start = clock.now()
+            found += try video.withFrame(index) { try detector.detect($0) }.count
+            times.append(clock.now() - start)
+        }
+        times.sort()
+        let median = times[times.count / 2].milliseconds
+        let p95 = times[min(times.count - 1, Int((Double(times.count) * 0.95).rounded(.up)) - 1)].milliseconds
+        let name = label.padding(toLength: 46, withPad: " ", startingAt: 0)
+        print("bench-detection: \(name)" + String(
+            format: " %4dx%-4d median %7.1f ms  p95 %7.1f ms  (%d frames, %d detections, %d OpenCV threads)",
+            video.width, video.height, median, p95, times.count, found, OpenCVRuntime.threadCount))
+    }
+
+    static func video(width: Int, height: Int) throws -> TestFrames.DecodedVideo {
+        try TestFrames.DecodedVideo(
+            url: try TestEnvironment.media("vtest.avi"), width: width, height: height, framesPerSecond: 5,
+            maxFrames: frames)
+    }
+
+    @Test func hogAndCascades() throws {
+        let at640 = try Self.video(width: 640, height: 480)
+        let at768 = try Self.video(width: 768, height: 576)
+        try Self.measure("hog (defaults)", try HOGPeopleDetector(), at640)
+        var upscaled = HOGPeopleDetector.Options()
+        upscaled.upscale = 1.25
+        try Self.measure("hog upscale 1.25 (vtest test setting)", try HOGPeopleDetector(options: upscaled), at768)
+        try Self.measure("cascade:fullbody", try CascadeDetector(cascade: "fullbody"), at640)
+        try Self.measure("cascade:frontalface", try CascadeDetector(cascade: "frontalface"), at640)
+    }
+
+    @Test func onnx() throws {
+        let directory = try TestEnvironment.temporaryDirectory("bench-onnx")
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path
+        let made = try TestEnvironment.run("python3", [script, directory.path, "--bench"])
+        try #require(made.status == 0, "\(made.output)")
+        let at640 = try Self.video(width: 640, height: 480)
+        var options = ONNXDetector.Options()
+        options.classNamesPath = directory.appendingPathComponent("classes.txt").path
+        try Self.measure(
+            "onnx fixed output (pre/post-processing only)",
+            try ONNXDetector(modelPath: directory.appendingPathComponent("yolov8-fixed.onnx").path, options: options),
+            at640)
+        try Self.measure(
+            "onnx YOLOv8n-shaped, ~7 GFLOPs, 640 input",
+            try ONNXDetector(
+                modelPath: directory.appendingPathComponent("bench-yolov8n-shaped.onnx").path,
+                options: ONNXDetector.Options()),
+            at640)
+    }
+}

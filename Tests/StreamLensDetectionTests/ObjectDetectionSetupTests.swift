@@ -1,0 +1,96 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensDetection
+
+@Suite("Detector options and setup")
+struct ObjectDetectionSetupTests {
+    @Test("--detector values", arguments: [
+        ("hog", DetectorSpec.hog),
+        ("cascade:fullbody", .cascade("fullbody")),
+        ("cascade", .cascade("")),
+        ("cascade:/data/my cascade.xml", .cascade("/data/my cascade.xml")),
+        ("onnx:models/yolov8n.onnx", .onnx(path: "models/yolov8n.onnx")),
+        ("ONNX:C:/weird:name.onnx", .onnx(path: "C:/weird:name.onnx")),
+    ])
+    func parse(text: String, expected: DetectorSpec) throws {
+        #expect(try DetectorSpec(parsing: text) == expected)
+    }
+
+    @Test("Unknown --detector values are rejected", arguments: ["yolo", "onnx", "onnx:", "hog:x", ""])
+    func parseErrors(text: String) {
+        #expect(throws: DetectionError.unknownDetector(spec: text)) { _ = try DetectorSpec(parsing: text) }
+    }
+
+    @Test("Backend defaults: analysis width 640 (the ONNX input size for ONNX), 0.3 s cadence")
+    func defaults() throws {
+        let hog = try ObjectDetectionSetup.make(ObjectDetectionOptions(detector: .hog))
+        #expect(hog.stage.preferredAnalysisWidth == 640)
+        #expect(hog.schedule.currentInterval == .milliseconds(300))
+        #expect(hog.stage.name == "objects")
+        var onnx = ObjectDetectionOptions(detector: .onnx(path: try TestEnvironment.onnxFixture("yolov8-fixed.onnx")))
+        onnx.inputSize = 320
+        onnx.everyNthFrame = 4
+        let built = try ObjectDetectionSetup.make(onnx, loading: .now)
+        #expect(built.stage.preferredAnalysisWidth == 320)
+        #expect(built.schedule.report.currentFrameStride == 4)
+    }
+
+    @Test("Options reach the detector: thresholds, classes, max concurrent (ONNX end to end)")
+    func optionsReachDetector() throws {
+        var options = ObjectDetectionOptions(detector: .onnx(path: try TestEnvironment.onnxFixture("yolov8-fixed.onnx")))
+        options.inputSize = 320
+        options.classNamesPath = try TestEnvironment.onnxFixture("classes.txt")
+        options.confidenceThreshold = 0.58
+        options.allowedClasses = ["person"]
+        options.maxConcurrent = 2
+        let built = try ObjectDetectionSetup.make(options)
+        let image = OwnedYUVImage(layout: .i420, width: 640, height: 360)
+        let result = try TestFrames.withFrame(image, sourceWidth: 1280, sourceHeight: 720) {
+            try built.stage.analyze($0)
+        }
+        #expect(result.items.map(\.box.rounded) == [[320, 160, 160, 320], [416, 160, 160, 320]])
+        #expect(result.items.map(\.trackID) == [1, 2])
+        #expect(built.stage.report.backend.hasPrefix("onnx:"))
+    }
+
+    @Test("Setup rejects what it can check before loading")
+    func earlyErrors() throws {
+        #expect(throws: DetectionError.unknownCascade(name: "cats", searched: "/usr/share/opencv4/haarcascades")) {
+            _ = try ObjectDetectionSetup.make(ObjectDetectionOptions(detector: .cascade("cats")))
+        }
+        var badClass = ObjectDetectionOptions(detector: .onnx(path: "/later/model.onnx"))
+        badClass.deniedClasses = ["unicorn"]
+        #expect(throws: DetectionError.self) { _ = try ObjectDetectionSetup.make(badClass) }
+        var badThreshold = ObjectDetectionOptions(detector: .hog)
+        badThreshold.confidenceThreshold = 1.5
+        #expect(throws: DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")) {
+            _ = try ObjectDetectionSetup.make(badThreshold)
+        }
+    }
+
+    @Test("Error messages are one line each", arguments: [
+        DetectionError.unknownDetector(spec: "yolo"),
+        .unknownCascade(name: "cats", searched: "/usr/share/opencv4/haarcascades"),
+        .fileNotFound(path: "/m.onnx", role: "ONNX model"),
+        .modelLoadFailed(path: "/m.onnx", reason: "bad protobuf"),
+        .unsupportedModelOutput(path: "/m.onnx", reason: "output 1x3"),
+        .unknownClass(name: "zebra", available: "person, car"),
+        .invalidOption("x"),
+        .unsupportedFrame("y"),
+        .detectionFailed(backend: "hog", reason: "z"),
+    ])
+    func oneLineErrors(error: DetectionError) {
+        #expect(!error.description.contains("\n"))
+        #expect(!error.description.isEmpty)
+    }
+}
+
+@Suite("OpenCV runtime")
+struct OpenCVRuntimeTests {
+    @Test("Debian's OpenCV 4.6 is linked")
+    func version() {
+        #expect(OpenCVRuntime.version.hasPrefix("4.6."))
+    }
+}
