@@ -73,12 +73,15 @@ let package = Package(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
-                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams",
+                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensStats", "Yams",
             ]
         ),
         .executableTarget(
             name: "streamlens",
-            dependencies: ["StreamLens", "StreamLensStats", "StreamLensCompositing", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "StreamLens", "StreamLensStats", "StreamLensCompositing", "StreamLensDetection",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // MARK: Benchmarks (run by hand in release mode; figures go to BENCHMARKS.md)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StreamLens
 import StreamLensCompositing
+import StreamLensDetection
 
 /// `streamlens run [FILE.yaml] [--input …] [--output …]`: flags override the pipeline file.
 struct RunCommand: ParsableCommand {
@@ -33,6 +34,18 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
     var analysisInterval: Double?
+
+    @Option(help: "Detect objects: hog (people), cascade:NAME|PATH (fullbody, upperbody, frontalface, licence_plate…), onnx:PATH (YOLO v5/v8/v11).")
+    var detector: String?
+
+    @Option(help: "Detection confidence threshold (0…1, default 0.5).")
+    var confidence: Double?
+
+    @Option(help: "Keep only these detection classes (comma list of names or ids).")
+    var classes: String?
+
+    @Option(help: "ONNX: class-names file, one name per line (default: the 80 COCO names).")
+    var classNames: String?
 
     @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
     var speedLimits: String?
@@ -118,6 +131,34 @@ struct RunCommand: ParsableCommand {
                 throw .invalidConfiguration(file: nil, key: "--encoder-preset", problem: "use one of \(PipelineFile.x264Presets.joined(separator: ", "))")
             }
             configuration.encoderPreset = encoderPreset
+        }
+        if let detector {
+            if detector == "off" {
+                configuration.detection = nil
+            } else {
+                do {
+                    let spec = try DetectorSpec(parsing: detector)
+                    var options = configuration.detection ?? ObjectDetectionOptions(detector: spec)
+                    options.detector = spec
+                    configuration.detection = options
+                } catch {
+                    throw .invalidConfiguration(file: nil, key: "--detector", problem: "\(error)")
+                }
+            }
+        }
+        if confidence != nil || classes != nil || classNames != nil {
+            guard var options = configuration.detection else {
+                throw .invalidConfiguration(file: nil, key: "--confidence/--classes/--class-names", problem: "needs --detector")
+            }
+            if let confidence {
+                guard (0...1).contains(confidence) else {
+                    throw .invalidConfiguration(file: nil, key: "--confidence", problem: "\(confidence) is not within 0…1")
+                }
+                options.confidenceThreshold = confidence
+            }
+            if let classes { options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let classNames { options.classNamesPath = classNames }
+            configuration.detection = options
         }
         if let speedLimits {
             guard speedLimits == "off" || SpeedLimitOptions.regions.contains(speedLimits) else {

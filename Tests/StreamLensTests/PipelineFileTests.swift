@@ -65,7 +65,35 @@ import Testing
         #expect(configuration.overlays[1].fadeIn == .milliseconds(500))
     }
 
+    @Test func detectorSectionIsRead() throws {
+        let configuration = try PipelineFile.parse(
+            """
+            source: { input: clip.mkv }
+            stages:
+              detector:
+                backend: cascade:fullbody
+                confidence: 0.6
+                classes: [person]
+                every_nth_frame: 3
+                max_concurrent: 2
+                max_age: 10
+                smoothing: 0.5
+                primary_subject: true
+            """, file: "detector.yaml")
+        let options = try #require(configuration.detection)
+        #expect(options.detector.description.contains("fullbody"))
+        #expect(options.confidenceThreshold == 0.6)
+        #expect(options.allowedClasses == ["person"])
+        #expect(options.everyNthFrame == 3)
+        #expect(options.maxConcurrent == 2)
+        #expect(options.maxAge == .seconds(10))
+        #expect(options.smoothing == 0.5)
+        #expect(options.primarySubject)
+    }
+
     @Test(arguments: [
+        ("stages: { detector: { confidence: 0.5 } }", "'stages.detector.backend': say which detector"),
+        ("stages: { detector: { backend: hog, confidance: 0.5 } }", "'stages.detector.confidance': unknown key"),
         ("stages: { speed_limits: { region: mars } }", "'stages.speed_limits.region': 'mars' is not allowed; use one of: eu, us"),
         ("stages: { annotations: { hud: middle } }", "'stages.annotations.hud': 'middle' is not allowed"),
         ("stages: { overlays: [ { when: always } ] }", "'stages.overlays[0].clip': every overlay needs a clip file"),

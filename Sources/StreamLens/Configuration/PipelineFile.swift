@@ -1,6 +1,7 @@
 import Foundation
 import StreamLensCompositing
 import StreamLensCore
+import StreamLensDetection
 
 /// A pipeline file (`pipelines/*.yaml`): source, pool, analysis, stages, sink and report of a run.
 ///
@@ -92,7 +93,12 @@ public enum PipelineFile {
 ///   overlay_cache: 5
 /// ```
 enum StageOptions {
-    static let keys = ["frame_stamp", "speed_limits", "annotations", "overlays", "overlay_cache"]
+    static let keys = ["frame_stamp", "detector", "speed_limits", "annotations", "overlays", "overlay_cache"]
+    static let detectorKeys = [
+        "backend", "confidence", "iou", "input_size", "class_names", "classes", "exclude", "interval",
+        "every_nth_frame", "budget", "max_concurrent", "max_age", "max_missed", "smoothing", "primary_subject",
+        "analysis_width",
+    ]
     static let speedLimitKeys = ["region", "confidence", "expiry", "interval"]
     static let annotationKeys = ["boxes", "labels", "speed_limit_badge", "hud", "spotlight", "sources"]
     static let overlayKeys = [
@@ -104,6 +110,9 @@ enum StageOptions {
         try stages.rejectUnknownKeys(keys)
         configuration.frameStamp = try stages.bool("frame_stamp") ?? configuration.frameStamp
         configuration.overlayCacheCapacity = try stages.int("overlay_cache", in: 1...64) ?? configuration.overlayCacheCapacity
+        if let detector = try stages.section("detector") {
+            configuration.detection = try detectionOptions(detector)
+        }
         if stages.contains("speed_limits") {
             if let enabled = try? stages.bool("speed_limits") {
                 configuration.speedLimits = enabled ? SpeedLimitOptions() : nil
@@ -149,4 +158,32 @@ enum StageOptions {
     }
 
     static let corners = FrameCorner.allCases.map(\.rawValue) + ["off"]
+
+    /// `stages.detector`: backend and options of object detection.
+    static func detectionOptions(_ section: ConfigSection) throws(RunError) -> ObjectDetectionOptions {
+        try section.rejectUnknownKeys(detectorKeys)
+        guard let backend = try section.string("backend") else {
+            throw section.problem("backend", "say which detector: hog, cascade:NAME|PATH or onnx:PATH")
+        }
+        var options: ObjectDetectionOptions
+        do { options = ObjectDetectionOptions(detector: try DetectorSpec(parsing: backend)) } catch {
+            throw section.problem("backend", "\(error)")
+        }
+        options.confidenceThreshold = try section.double("confidence", in: 0...1) ?? options.confidenceThreshold
+        options.nmsThreshold = try section.double("iou", in: 0...1) ?? options.nmsThreshold
+        options.inputSize = try section.int("input_size", in: 32...4096) ?? options.inputSize
+        options.classNamesPath = try section.string("class_names")
+        options.allowedClasses = try section.strings("classes") ?? []
+        options.deniedClasses = try section.strings("exclude") ?? []
+        options.interval = try section.duration("interval", in: 0...3600) ?? options.interval
+        options.everyNthFrame = try section.int("every_nth_frame", in: 1...10_000)
+        options.latencyBudget = try section.duration("budget", in: 0.001...60) ?? options.latencyBudget
+        options.maxConcurrent = try section.int("max_concurrent", in: 1...1000) ?? options.maxConcurrent
+        options.maxAge = try section.duration("max_age", in: 0...86_400) ?? options.maxAge
+        options.maxMissedAnalyses = try section.int("max_missed", in: 0...1000) ?? options.maxMissedAnalyses
+        options.smoothing = try section.double("smoothing", in: 0...1) ?? options.smoothing
+        options.primarySubject = try section.bool("primary_subject") ?? options.primarySubject
+        options.analysisWidth = try section.int("analysis_width", in: 64...8192)
+        return options
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StreamLensCore
 import StreamLensGStreamer
+import StreamLensStats
 
 /// Runs one pipeline: input → frame path (pool, analysis, compositing) → output, until end-of-stream, an error or an
 /// interrupt; then finalizes the output.
@@ -22,6 +23,8 @@ public final class PipelineRunner {
         public var interrupted: Bool
         /// The run stopped on an error (the output was still finalized where possible).
         public var error: RunError?
+        /// What each stage reported about itself at the end.
+        public var stageDetails: [String: ReportValue] = [:]
         /// Wall time from PLAYING to the end.
         public var wallTime: Duration
     }
@@ -45,13 +48,17 @@ public final class PipelineRunner {
     public struct Stages {
         public var compositors: [any CompositingStage]
         public var analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)]
+        /// What each stage reports about itself at the end of the run, by stage name (JSON-encodable).
+        public var details: [String: () -> any Encodable]
 
         public init(
             compositors: [any CompositingStage] = [],
-            analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = []
+            analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
+            details: [String: () -> any Encodable] = [:]
         ) {
             self.compositors = compositors
             self.analysis = analysis
+            self.details = details
         }
     }
 
@@ -115,7 +122,9 @@ public final class PipelineRunner {
             path.stopAdmitting()
             throw classify(error, input: input, output: output)
         }
-        return controlLoop(input: input, output: output, path: path, live: live, policy: policy, hooks: hooks)
+        var outcome = controlLoop(input: input, output: output, path: path, live: live, policy: policy, hooks: hooks)
+        outcome.stageDetails = stages.details.compactMapValues { ReportValue(encoding: $0()) }
+        return outcome
     }
 
     /// Builds a pipeline; a parse error quotes what the user wrote (`userText`), not the full generated description.

@@ -1,5 +1,6 @@
 import StreamLensCompositing
 import StreamLensCore
+import StreamLensDetection
 
 /// Everything a run needs, from a pipeline file and flags (flags win).
 public struct RunConfiguration: Sendable, Equatable {
@@ -20,6 +21,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var overlays: [OverlayRule] = []
     /// Clips kept decoded at once.
     public var overlayCacheCapacity = 5
+    /// Detect objects (`--detector hog|cascade:NAME|onnx:PATH`); nil: off.
+    public var detection: ObjectDetectionOptions?
     /// Read speed-limit signs; nil: off.
     public var speedLimits: SpeedLimitOptions?
     /// Stream time between analysed frames for every analysis stage; zero analyses every frame. Nil: each stage's

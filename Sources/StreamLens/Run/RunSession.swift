@@ -88,12 +88,13 @@ public final class RunSession {
         progress.clear()
         recorder.finish(at: clock.now())
         timeline?.close()
-        let report = recorder.makeReport(context: RunContext(
+        var report = recorder.makeReport(context: RunContext(
             input: configuration.input.label,
             output: configuration.output == .null ? nil : configuration.output.label,
             live: outcome.live, policy: outcome.policy, poolCapacity: configuration.poolCapacity,
             interrupted: outcome.interrupted, error: outcome.error?.description,
             streamlensVersion: StreamLensVersion.current, gstreamerVersion: GStreamer.version))
+        if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
         print(RunSummary.render(report, copies: outcome.copies))
         var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
         if let error = outcome.error {

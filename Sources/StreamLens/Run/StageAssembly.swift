@@ -1,5 +1,6 @@
 import StreamLensCompositing
 import StreamLensCore
+import StreamLensDetection
 import StreamLensGStreamer
 import StreamLensSigns
 import StreamLensStats
@@ -19,9 +20,21 @@ enum StageAssembly {
         let matrix = format.map { ColorMatrix.assumed(forWidth: $0.width, height: $0.height) } ?? .bt709
         var analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = []
         var compositors: [any CompositingStage] = []
+        var details: [String: () -> any Encodable] = [:]
 
+        if var options = configuration.detection {
+            if let interval = configuration.analysisInterval { options.interval = interval }
+            let built: ObjectDetectionSetup.Built
+            do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
+                throw .invalidConfiguration(file: nil, key: "detector", problem: "\(error)")
+            }
+            analysis.append((built.stage, built.schedule))
+            details[built.stage.name] = { DetectionDetails(stage: built.stage.report, schedule: built.schedule.report) }
+        }
         if let options = configuration.speedLimits {
-            analysis.append(try speedLimitStage(options, configuration: configuration, outputs: outputs))
+            let reader = try speedLimitStage(options, configuration: configuration, outputs: outputs)
+            analysis.append((reader.stage, reader.schedule))
+            details[reader.stage.name] = { SpeedLimitDetails(reader.stage) }
         }
 
         if !configuration.overlays.isEmpty {
@@ -30,6 +43,7 @@ enum StageAssembly {
                 cacheCapacity: configuration.overlayCacheCapacity, warn: warn)
             overlays.preroll()
             compositors.append(overlays)
+            details[overlays.name] = { OverlayDetails(overlays.report) }
         }
         // By default, draw what analysis finds: boxes and labels, and the badge when signs are read.
         let annotations = configuration.annotations
@@ -49,14 +63,14 @@ enum StageAssembly {
             }
         }
         if configuration.frameStamp { compositors.append(FrameStampStage()) }
-        return PipelineRunner.Stages(compositors: compositors, analysis: analysis)
+        return PipelineRunner.Stages(compositors: compositors, analysis: analysis, details: details)
     }
 }
 
 extension StageAssembly {
     static func speedLimitStage(
         _ options: SpeedLimitOptions, configuration: RunConfiguration, outputs: AnalysisOutputs
-    ) throws(RunError) -> (stage: any AnalysisStage, schedule: any AnalysisSchedule) {
+    ) throws(RunError) -> (stage: SpeedLimitStage, schedule: any AnalysisSchedule) {
         guard let profile = SpeedLimitProfile.named(options.region) else {
             throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
         }

@@ -42,6 +42,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var latencyHistogramMilliseconds: [HistogramBin]
     /// Downsampled timeline of arrivals, drops, stalls and blocked time.
     public var timeline: TimelineReport
+    /// What each stage reports about itself, by stage name (detector breaker and schedule, overlay cache, OCR
+    /// timings…); filled by the runner, absent when no stage reports.
+    public var stageDetails: [String: ReportValue]?
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion = "schema_version"
@@ -60,6 +63,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         case cpuSeconds = "cpu_seconds"
         case latencyHistogramMilliseconds = "latency_histogram_ms"
         case timeline
+        case stageDetails = "stage_details"
     }
 }
 

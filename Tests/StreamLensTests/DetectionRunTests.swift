@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import StreamLens
+
+/// Object detection through the command line, on real footage and on a live test source.
+@Suite(.serialized) struct DetectionRunTests {
+    static let pedestrians = repositoryRoot.appendingPathComponent(".media-cache/media/vtest.avi")
+
+    static func jsonLines(_ url: URL) throws -> [[String: Any]] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    /// HOG on the campus pedestrians clip (opencv-doc vtest.avi, msmpeg4v3): every frame out, people found and
+    /// tracked, detection and track events written, the detector's own figures in the report.
+    @Test func hogFindsAndTracksPeopleInRealFootage() async throws {
+        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/fetch-media.sh")
+        let folder = try makeTemporaryFolder()
+        let events = folder.appendingPathComponent("events.jsonl")
+        let reportPath = folder.appendingPathComponent("report.json")
+        let output = folder.appendingPathComponent("people.mkv")
+        let result = try await runTool([
+            "run", "--input", Self.pedestrians.path, "--output", output.path, "--detector", "hog",
+            "--events", events.path, "--report", reportPath.path, "--quiet",
+        ], timeout: .seconds(300))
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Report(reportPath)
+        #expect(report.decoded == 795)
+        #expect(report.output == 795)
+        let lines = try Self.jsonLines(events)
+        let detections = lines.filter { $0["type"] as? String == "detection" }
+        let tracks = lines.filter { $0["type"] as? String == "track" }
+        // 795 frames at 10 fps analysed every 0.3 s: 265 analyses; people walk through almost all of them.
+        let analysedWithPeople = Set(detections.compactMap { $0["start"] as? Double }).count
+        #expect(analysedWithPeople > 200, "analysed frames with people: \(analysedWithPeople)")
+        #expect(detections.allSatisfy { $0["class"] as? String == "person" && ($0["box"] as? [Int])?.count == 4 })
+        #expect(tracks.count >= 10)
+        #expect(tracks.allSatisfy { ($0["end"] as! Double) >= ($0["start"] as! Double) && $0["track_id"] is Int })
+        let details = try #require((report.json["stage_details"] as? [String: Any])?["objects"] as? [String: Any])
+        let stage = try #require(details["stage"] as? [String: Any])
+        #expect(stage["analysed_frames"] as? Int == 265)
+        #expect(stage["failures"] as? Int == 0)
+        #expect(stage["breaker_trips"] as? Int == 0)
+        #expect(details["schedule"] is [String: Any])
+        #expect(try await decode(output).frames.count == 795)
+    }
+
+    /// A live 720p30 source with HOG on every frame: far more work than two cores can do in real time. The video must
+    /// not pay for it: every decoded frame is output, nothing is dropped, and the frames HOG could not look at are
+    /// counted as analysis skips.
+    @Test func liveDetectionThatCannotKeepUpSkipsAnalysisNotFrames() async throws {
+        let folder = try makeTemporaryFolder()
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try await runTool([
+            "run", "--input", "videotestsrc is-live=true num-buffers=90 pattern=ball ! video/x-raw,width=1280,height=720,framerate=30/1",
+            "--output", "null", "--detector", "hog", "--analysis-interval", "0", "--report", reportPath.path, "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Report(reportPath)
+        #expect(report.live)
+        #expect(report.decoded == 90)
+        #expect(report.output == 90)
+        #expect(report.droppedTotal == 0)
+        let skipped = ((report.json["frames"] as! [String: Any])["analysis_skipped"] as! [String: Int])["objects"] ?? 0
+        let analysis = (report.json["analysis"] as! [String: Any])["objects"] as! [String: Int]
+        #expect(skipped > 30, "skipped \(skipped)")
+        #expect(analysis["completed"]! + skipped + (analysis["failed"] ?? 0) == 90)
+    }
+
+    @Test(arguments: [
+        (["--detector", "onnx:/no/such/model.onnx"], Int32(1), "ONNX model '/no/such/model.onnx' not found"),
+        (["--detector", "cascade:nosuch"], 1, "no cascade named 'nosuch'"),
+        (["--detector", "yolo"], 2, "unknown detector 'yolo'"),
+        (["--confidence", "0.4"], 2, "needs --detector"),
+    ])
+    func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3"] + arguments)
+        #expect(result.status == status)
+        #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
+    }
+}
