@@ -85,6 +85,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress line.")
     var quiet = false
 
+    @Flag(help: ArgumentHelp("Record no statistics (no report): only to measure what recording costs.", visibility: .hidden))
+    var noStatistics = false
+
     mutating func run() throws {
         let configuration: RunConfiguration
         do {
@@ -191,6 +194,14 @@ struct RunCommand: ParsableCommand {
             configuration.metricsPort = metricsPort
         }
         if quiet { configuration.showProgress = false }
+        if noStatistics {
+            guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,
+                configuration.metricsPort == nil
+            else {
+                throw .invalidConfiguration(file: nil, key: "--no-statistics", problem: "reports and metrics need statistics")
+            }
+            configuration.statistics = false
+        }
         return configuration
     }
 }

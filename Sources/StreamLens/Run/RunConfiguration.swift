@@ -39,6 +39,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var subtitlesPath: String?
     /// Serve Prometheus metrics on this port while running (loopback only).
     public var metricsPort: Int?
+    /// Record statistics (the report, progress, metrics); off only to measure what recording costs.
+    public var statistics = true
     /// Print a progress line on a terminal.
     public var showProgress = true
 

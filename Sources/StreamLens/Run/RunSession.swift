@@ -77,8 +77,8 @@ public final class RunSession {
                         configuration, format: format, recorder: recorder, outputs: outputs,
                         warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
-                observer: recorder, clock: clock, interrupt: interrupt)
-            outcome = try runner.run(hooks: hooks)
+                observer: configuration.statistics ? recorder : nil, clock: clock, interrupt: interrupt)
+            outcome = try runner.run(hooks: configuration.statistics ? hooks : PipelineRunner.Hooks())
         } catch {
             progress.clear()
             timeline?.close()
@@ -86,6 +86,11 @@ public final class RunSession {
             return ExitStatus.failure
         }
         progress.clear()
+        guard configuration.statistics else {
+            print("frames output \(outcome.outputFrames) (statistics off)")
+            if let error = outcome.error { printError(error) }
+            return outcome.error != nil ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
+        }
         recorder.finish(at: clock.now())
         timeline?.close()
         var report = recorder.makeReport(context: RunContext(

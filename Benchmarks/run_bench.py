@@ -2,7 +2,7 @@
 """Side-by-side benchmarks: StreamLens against its peers (gst-launch-1.0, FFmpeg) on the same clip, interleaved in
 one run, reporting medians and ratios (absolute times on shared 2-core machines are noise; ratios are signal).
 
-Usage: bench/run_bench.py [--runs N] [--only NAME[,NAME]] [--markdown]
+Usage: Benchmarks/run_bench.py [--runs N] [--only NAME[,NAME]] [--markdown]
 Needs: a release build (swift build -c release) and the media (scripts/fetch-media.sh).
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
@@ -62,6 +62,17 @@ def jobs(tmp):
                             "--speed-limits", "eu"]),
             ("streamlens without the sign reader", [STREAMLENS, "run", "--input", sign_clip, "--output", "null",
                                                     "--quiet"]),
+        ],
+        "statistics": [
+            ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--output", "null", "--quiet"]),
+            ("streamlens --no-statistics", [STREAMLENS, "run", "--input", CLIP, "--output", "null", "--quiet",
+                                            "--no-statistics"]),
+        ],
+        "detection": [
+            ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--quiet", "--output", f"{x264}{tmp}/sl-det.mp4",
+                            "--detector", "hog", "--report", f"{tmp}/det-report.json"]),
+            ("streamlens without detection", [STREAMLENS, "run", "--input", CLIP, "--quiet",
+                                              "--output", f"{x264}{tmp}/sl-nodet.mp4"]),
         ],
         "passthrough": [
             ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--output", "null", "--quiet"]),
