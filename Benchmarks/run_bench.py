@@ -118,6 +118,23 @@ def main():
                 print(f"| {name} | {runner} | {wall_mine:.2f} / {wall_theirs:.2f} | {wall_mine / wall_theirs:.3f} | "
                       f"{cpu_mine:.2f} / {cpu_theirs:.2f} | {cpu_mine / cpu_theirs:.3f} | "
                       f"{max(r for _, r, _ in mine):.0f} / {max(r for _, r, _ in theirs):.0f} |")
+        if "detection" in results:
+            seconds, stage = detector_time(tmp)
+            with_detection = statistics.median(c for _, _, c in results["detection"]["streamlens"])
+            without = statistics.median(c for _, _, c in results["detection"]["streamlens without detection"])
+            extra = with_detection - without
+            print(f"\ndetection: {stage['analysed_frames']} frames analysed, inference median "
+                  f"{stage['inference_median_ms']:.1f} ms, p95 {stage['inference_p95_ms']:.1f} ms → detector ≈ "
+                  f"{seconds:.2f} s; CPU added by detection {extra:.2f} s → overhead beyond the detector "
+                  f"{(extra - seconds) / seconds * 100:+.1f} %")
+
+
+def detector_time(tmp):
+    """Seconds the detector itself spent (analysed frames × median inference), from the last detection report."""
+    import json
+    with open(os.path.join(tmp, "det-report.json")) as report:
+        stage = json.load(report)["stage_details"]["objects"]["stage"]
+    return stage["analysed_frames"] * stage["inference_median_ms"] / 1000, stage
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ enum StageAssembly {
 
         if var options = configuration.detection {
             if let interval = configuration.analysisInterval { options.interval = interval }
+            // One OpenCV thread: the detector gets one core, decoding and encoding keep the other. The analysis
+            // lane then costs what its inference time says, and a slow detector cannot crowd out the video.
+            OpenCVRuntime.threadCount = 1
             let built: ObjectDetectionSetup.Built
             do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
                 throw .invalidConfiguration(file: nil, key: "detector", problem: "\(error)")
