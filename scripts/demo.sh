@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds StreamLens and runs the built-in demo (no input files needed):
-# writes out/streamlens-demo.mp4 (annotated video) and reports into out/.
+# writes out/streamlens-demo.mp4 (annotated video), its events, subtitles and reports into out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+source scripts/setup.sh --media
 swift build -c release --product streamlens 2>&1 | tail -n 3
 mkdir -p out
 cd out
