@@ -273,3 +273,62 @@ struct Report {
         #expect(result.standardError.contains("H.264"), "stderr: \(result.standardError)")
     }
 }
+
+extension RunReportTests {
+    /// A sink that renders on the clock and gets every frame late (an element before it holds each one 60 ms, at
+    /// 30 fps) throws frames away as too late: the QoS totals it posts must come back as `late_at_sink` drops, with
+    /// the frame balance intact.
+    @Test func framesTheSinkDropsAsLateAreCountedAsLateAtSink() async throws {
+        let folder = try makeTemporaryFolder()
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try await runTool([
+            "run", "--input", "videotestsrc is-live=true num-buffers=60 ! video/x-raw,width=320,height=240,framerate=30/1",
+            "--output", "identity sleep-time=60000 ! fakesink sync=true qos=true max-lateness=5000000",
+            "--quiet", "--report", reportPath.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Report(reportPath)
+        #expect(report.decoded == 60)
+        #expect((report.dropped["late_at_sink"] ?? 0) > 10, "dropped: \(report.dropped)")
+        #expect(report.decoded == report.output + report.droppedTotal)
+    }
+
+    /// A live network source whose sender pauses for two seconds: the report shows a stall (a silent source), not
+    /// drops, and the frames before and after the pause all arrive.
+    @Test func aSourceThatPausesIsAStallNotDrops() async throws {
+        let port = 17_000 + Int.random(in: 0..<2000)
+        let sender = try Pipeline(
+            "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=25/1 "
+                + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=5 ! rtph264pay config-interval=1 pt=96 "
+                + "! udpsink host=127.0.0.1 port=\(port)", label: "sender")
+        let folder = try makeTemporaryFolder()
+        let reportPath = folder.appendingPathComponent("report.json")
+        let process = Process()
+        process.executableURL = streamlensExecutable
+        process.arguments = [
+            "run", "--input",
+            "udpsrc port=\(port) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" "
+                + "! rtph264depay ! avdec_h264",
+            "--output", "null", "--quiet", "--report", reportPath.path,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .milliseconds(500))
+        try sender.setState(.playing)
+        try await Task.sleep(for: .milliseconds(1500))
+        try sender.setState(.paused)  // the source goes silent
+        try await Task.sleep(for: .milliseconds(2500))
+        try sender.setState(.playing)
+        try await Task.sleep(for: .milliseconds(1500))
+        process.interrupt()
+        try await offThePool { process.waitUntilExit() }
+        try sender.setState(.null)
+        #expect(process.terminationStatus == 130)
+        let report = try Report(reportPath)
+        let stalls = report.json["stalls"] as! [String: Any]
+        #expect((stalls["count"] as! Int) >= 1, "stalls: \(stalls)")
+        #expect((stalls["total_ms"] as! Double) > 1000, "stalls: \(stalls)")
+        #expect(report.dropped["pool_full"] == 0)
+        #expect(report.decoded > 40)
+    }
+}
