@@ -50,8 +50,9 @@ public enum InputSource: Sendable, Equatable {
     var producer: String {
         switch self {
         case .file(let path):
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.absoluteString
-            return "uridecodebin uri=\(quoted(absolute))"
+            // filesrc + decodebin rather than uridecodebin: the same decoders without the URI source bin's extra
+            // layer (measured a few per cent cheaper on the 1080p benchmark clip).
+            return "filesrc location=\(quoted(path)) ! decodebin"
         case .uri(let uri):
             return "uridecodebin uri=\(quoted(uri))"
         case .camera(let device):

@@ -124,6 +124,11 @@ public final class PipelineRunner {
         }
         var outcome = controlLoop(input: input, output: output, path: path, live: live, policy: policy, hooks: hooks)
         outcome.stageDetails = stages.details.compactMapValues { ReportValue(encoding: $0()) }
+        let analysisCPU = path.analysisCPUTime
+        if !analysisCPU.isEmpty {
+            // The stages' own CPU time: what the pipeline costs beyond its analysis is the rest of the process's.
+            outcome.stageDetails["analysis_cpu_ms"] = .object(analysisCPU.mapValues { .number($0.milliseconds) })
+        }
         return outcome
     }
 

@@ -1,6 +1,10 @@
 import Foundation
+import Synchronization
 internal import CGStreamer
 import StreamLensCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One analysis stage on its own thread with a one-frame mailbox.
 ///
@@ -25,6 +29,10 @@ final class AnalysisLane: @unchecked Sendable {
     private var lastPTS: Duration = .zero
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
+    private let cpuNanoseconds = Atomic<Int64>(0)
+
+    /// CPU time the lane's thread spent inside the stage (threads the stage starts itself are not included).
+    var cpuTime: Duration { .nanoseconds(cpuNanoseconds.load(ordering: .relaxed)) }
 
     init(
         stage: any AnalysisStage, schedule: any AnalysisSchedule, board: DetectionBoard,
@@ -109,6 +117,8 @@ final class AnalysisLane: @unchecked Sendable {
             pts: pts, frameIndex: frameIndex, planes: canvas.planes,
             sourceWidth: canvas.sourceFormat.width, sourceHeight: canvas.sourceFormat.height)
         let start = clock.now()
+        let cpuStart = Self.threadCPUTime()
+        defer { cpuNanoseconds.add(Self.threadCPUTime() - cpuStart, ordering: .relaxed) }
         do {
             let detections = try stage.analyze(frame)
             let latency = clock.now() - start
@@ -119,5 +129,12 @@ final class AnalysisLane: @unchecked Sendable {
             schedule.recordCompletion(latency: clock.now() - start)
             observer?.analysisFailed(stage: stage.name, pts: pts, error: error)
         }
+    }
+
+    /// CPU time of the calling thread, in nanoseconds.
+    private static func threadCPUTime() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }

@@ -147,6 +147,10 @@ public final class FramePath: @unchecked Sendable {
     public var copies: Int { copiedFrames.load(ordering: .relaxed) }
     /// Frames pushed to the output (or discarded after processing when there is none).
     public var outputCount: Int { outputFrames.load(ordering: .relaxed) }
+    /// CPU time each analysis stage's thread spent analysing, by stage name.
+    public var analysisCPUTime: [String: Duration] {
+        Dictionary(lanes.map { ($0.stage.name, $0.cpuTime) }, uniquingKeysWith: +)
+    }
     /// Why the output refused frames, if it did.
     public var failure: GStreamerError? { outputFailure.withLock { $0 } }
 }
