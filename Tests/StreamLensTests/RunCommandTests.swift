@@ -34,6 +34,8 @@ import StreamLensGStreamer
         let events = try String(contentsOf: folder.appendingPathComponent("streamlens-demo-events.jsonl"), encoding: .utf8)
         #expect(events.contains("\"type\":\"speed_limit\""))
         #expect(events.contains("\"value\":50"))
+        // On the street clip HOG finds the cyclist; the test pattern has no people.
+        #expect(events.contains("\"class\":\"person\"") == withStreetClip)
         #expect(try await decode(folder.appendingPathComponent("streamlens-demo.mp4")).frames.count == 250)
     }
 

@@ -1,10 +1,12 @@
 import Foundation
 import StreamLensCompositing
+import StreamLensDetection
 
 /// The built-in demo: what `streamlens run` does with no pipeline file and no input. It needs no file from the user:
 /// the street scene is the real footage that `scripts/demo.sh` fetches (`bikes.mp4`, see MEDIA.md), or, without it,
 /// GStreamer's own test pattern; a 50 km/h sign drawn from the SVG below is placed into the scene by GStreamer's
-/// `rsvgoverlay`, and StreamLens then reads it, tracks it, badges it and reports on every frame.
+/// `rsvgoverlay`, and StreamLens then reads it, finds the people (HOG), tracks and badges them, and reports on every
+/// frame.
 public enum DemoPipeline {
     /// A European 50 km/h sign: red ring, white disc, black digits.
     static let signSVG = """
@@ -38,6 +40,7 @@ public enum DemoPipeline {
         var configuration = RunConfiguration(input: InputSource(parsing: input))
         configuration.output = try OutputTarget(parsing: "streamlens-demo.mp4")
         configuration.speedLimits = SpeedLimitOptions()
+        configuration.detection = ObjectDetectionOptions(detector: .hog)
         configuration.annotations = AnnotationConfiguration(
             boxes: true, labels: true, speedLimitBadge: FrameCorner.topRight.rawValue, hud: FrameCorner.bottomLeft.rawValue)
         configuration.reportPath = "streamlens-demo-report.json"
