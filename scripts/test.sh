@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --media
 bash scripts/make-sign-testset.sh
+# The ONNX detector tests generate their small models with the onnx package (scripts/make-test-onnx.py).
+python3 -c "import onnx" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check onnx==1.23.2
 swift build --build-tests
 # The GStreamer integration tests once more with GLib criticals fatal: a refcount or ownership slip aborts the run.
 echo "test: GStreamer integration tests under G_DEBUG=fatal-criticals"
