@@ -233,7 +233,9 @@ extension FramePath {
             if !configuration.compositors.isEmpty {
                 buffer = makeWritable(buffer, format: format)
                 let context = CompositeContext(pts: pts, frameIndex: slot.frameIndex, latestDetections: board.snapshot())
-                analysisLag = context.latestDetections.values.map { pts - $0.pts }.max()
+                for detections in context.latestDetections.values {
+                    analysisLag = max(analysisLag ?? .zero, pts - detections.pts)
+                }
                 _ = format.withMappedPlanes(buffer, writable: true) { planes in
                     for stage in configuration.compositors { stage.composite(onto: planes, context: context) }
                 }
