@@ -275,6 +275,14 @@ public final class PipelineRunner {
             if decodeFailure, case .file = configuration.input {
                 return .inputNotVideo(input: configuration.input.label, detail: message)
             }
+            // uridecodebin names its source element "source"; cameras and network sources keep their factory names.
+            let sourceElements = ["source", "filesrc", "v4l2src", "rtspsrc", "souphttpsrc", "udpsrc"]
+            if sourceElements.contains(where: source.hasPrefix) {
+                switch configuration.input {
+                case .uri, .camera, .file: return .inputUnavailable(input: configuration.input.label, detail: message)
+                case .description: break
+                }
+            }
             if case .file(let path, _) = configuration.output, source.hasPrefix("filesink") {
                 return .outputUnwritable(path: path, reason: message)
             }

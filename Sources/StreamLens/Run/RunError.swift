@@ -8,6 +8,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case inputNotAFile(path: String)
     /// The input file exists but cannot be read.
     case inputUnreadable(path: String)
+    /// The input (a URI, a camera, a network stream) could not be opened or read.
+    case inputUnavailable(input: String, detail: String)
     /// The input is not something GStreamer can decode as video.
     case inputNotVideo(input: String, detail: String)
     /// The output file cannot be created.
@@ -33,6 +35,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "input '\(path)' is a folder; give a video file, a URI, /dev/videoN or a GStreamer source description"
         case .inputUnreadable(let path):
             "input '\(path)' cannot be read (permission denied); check its permissions"
+        case .inputUnavailable(let input, let detail):
+            "input '\(input)' could not be opened (\(detail)); check the address, that the device or server is there, and permissions"
         case .inputNotVideo(let input, let detail):
             "input '\(input)' is not a video GStreamer can decode (\(detail)); check the file or install gstreamer1.0-libav and gstreamer1.0-plugins-bad/-ugly"
         case .outputUnwritable(let path, let reason):
