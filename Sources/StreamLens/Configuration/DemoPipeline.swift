@@ -38,6 +38,7 @@ public enum DemoPipeline {
 
     public static func configuration() throws(RunError) -> RunConfiguration {
         var configuration = RunConfiguration(input: InputSource(parsing: input))
+        configuration.inputName = "built-in demo: \(streetClip.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "test pattern") with a 50 km/h sign"
         configuration.output = try OutputTarget(parsing: "streamlens-demo.mp4")
         configuration.speedLimits = SpeedLimitOptions()
         configuration.detection = ObjectDetectionOptions(detector: .hog)

@@ -5,6 +5,8 @@ import StreamLensDetection
 /// Everything a run needs, from a pipeline file and flags (flags win).
 public struct RunConfiguration: Sendable, Equatable {
     public var input: InputSource
+    /// How reports name the input; nil: the input as given.
+    public var inputName: String?
     public var output: OutputTarget = .null
     /// Pool slots between decoder and output.
     public var poolCapacity = PoolConfiguration.defaultCapacity

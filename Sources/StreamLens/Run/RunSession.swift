@@ -94,7 +94,7 @@ public final class RunSession {
         recorder.finish(at: clock.now())
         timeline?.close()
         var report = recorder.makeReport(context: RunContext(
-            input: configuration.input.label,
+            input: configuration.inputName ?? configuration.input.label,
             output: configuration.output == .null ? nil : configuration.output.label,
             live: outcome.live, policy: outcome.policy, poolCapacity: configuration.poolCapacity,
             interrupted: outcome.interrupted, error: outcome.error?.description,
