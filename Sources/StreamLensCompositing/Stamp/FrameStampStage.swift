@@ -89,16 +89,6 @@ public final class FrameStampStage: CompositingStage {
         return length
     }
 
-    /// `HH:MM:SS.mmm` of a presentation time.
-    public static func timecode(_ pts: Duration) -> String {
-        let totalMilliseconds = Int(pts.milliseconds.rounded(.down))
-        let milliseconds = totalMilliseconds % 1000
-        let totalSeconds = totalMilliseconds / 1000
-        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millisecondsText = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-        return "\(twoDigits(totalSeconds / 3600)):\(twoDigits(totalSeconds / 60 % 60)):\(twoDigits(totalSeconds % 60)).\(millisecondsText)"
-    }
-
     private func drawStrip(index: Int, cell: Int, on frame: YUVPlanes) {
         let wrapped = index & ((1 << Self.stripBits) - 1)
         for bit in 0..<Self.stripBits {

@@ -25,12 +25,6 @@ public enum GStreamer {
         return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
     }
 
-    /// True when an element factory of this name is installed.
-    public static func hasElement(_ factoryName: String) -> Bool {
-        guard let factory = gst_element_factory_find(factoryName) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(factory))
-        return true
-    }
 }
 
 /// Reads a GError's message and frees it.

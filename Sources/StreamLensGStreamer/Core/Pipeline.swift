@@ -124,11 +124,6 @@ public final class Pipeline: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(child))
         return child
     }
-
-    /// Writes the pipeline graph as a Graphviz dot file into `GST_DEBUG_DUMP_DOT_DIR` when that is set.
-    public func dumpGraph(name: String) {
-        gst_debug_bin_to_dot_file(gcast(element), GST_DEBUG_GRAPH_SHOW_ALL, name)
-    }
 }
 
 extension Pipeline {
