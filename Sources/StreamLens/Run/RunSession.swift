@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensGStreamer
@@ -60,10 +61,17 @@ public final class RunSession {
         }
         hooks.inputEnded = { now in recorder.sourceEnded(at: now) }
         hooks.formatNegotiated = { format in recorder.setNominalFrameDuration(format.frameDuration) }
+        // The HUD reads its figures on every frame; they are refreshed with the progress line, ten times a second,
+        // so drawing them costs no snapshot of the recorder per frame.
+        let hudFigures = Mutex(HUDSnapshot(framesPerSecond: 0, droppedFrames: 0))
         hooks.tick = { now, path in
             let usage = path.pool.usage
             recorder.poll(at: now, poolFull: usage.busySlots >= path.configuration.pool.capacity)
-            progress.show(ProgressLine.render(snapshot: recorder.snapshot(at: now), totalDuration: totalDuration))
+            let snapshot = recorder.snapshot(at: now)
+            hudFigures.withLock {
+                $0 = HUDSnapshot(framesPerSecond: snapshot.framesPerSecond, droppedFrames: snapshot.droppedTotal)
+            }
+            progress.show(ProgressLine.render(snapshot: snapshot, totalDuration: totalDuration))
         }
         hooks.warning = { progress.printAbove("streamlens: warning: \($0)") }
 
@@ -74,7 +82,7 @@ public final class RunSession {
                 configuration: configuration,
                 stages: { format throws(RunError) in
                     try StageAssembly.build(
-                        configuration, format: format, recorder: recorder, outputs: outputs,
+                        configuration, format: format, hud: { hudFigures.withLock { $0 } }, outputs: outputs,
                         warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
                 observer: configuration.statistics ? recorder : nil, clock: clock, interrupt: interrupt)

@@ -11,10 +11,11 @@ import StreamLensText
 enum StageAssembly {
     /// - Parameters:
     ///   - format: the input's format when known (chooses the colour matrix of drawn colours).
-    ///   - recorder: feeds the HUD.
+    ///   - hud: the figures the HUD shows (read once per frame, so it must be cheap).
     ///   - warn: one-line warnings (a disabled overlay rule).
     static func build(
-        _ configuration: RunConfiguration, format: VideoFormat?, recorder: RunRecorder, outputs: AnalysisOutputs,
+        _ configuration: RunConfiguration, format: VideoFormat?, hud: @escaping @Sendable () -> HUDSnapshot,
+        outputs: AnalysisOutputs,
         warn: @escaping @Sendable (String) -> Void
     ) throws(RunError) -> PipelineRunner.Stages {
         let matrix = format.map { ColorMatrix.assumed(forWidth: $0.width, height: $0.height) } ?? .bt709
@@ -55,10 +56,6 @@ enum StageAssembly {
                 : AnnotationConfiguration(
                     speedLimitBadge: configuration.speedLimits == nil ? "off" : FrameCorner.topRight.rawValue))
         if let annotations {
-            let hud: @Sendable () -> HUDSnapshot = {
-                let snapshot = recorder.snapshot()
-                return HUDSnapshot(framesPerSecond: snapshot.framesPerSecond, droppedFrames: snapshot.droppedTotal)
-            }
             do {
                 if let stage = try annotations.makeStage(matrix: matrix, hudSnapshot: hud) { compositors.append(stage) }
             } catch {
