@@ -34,9 +34,10 @@ public final class RunSession {
             printError(error)
             return ExitStatus.failure
         }
+        // Closing flushes the last rows, on every way out: errors, interrupts, the end.
+        defer { timeline?.close() }
         let outputs: AnalysisOutputs
         do { outputs = try AnalysisOutputs(configuration: configuration) } catch {
-            timeline?.close()
             printError(error)
             return ExitStatus.failure
         }
@@ -46,7 +47,6 @@ public final class RunSession {
         var metrics: MetricsServer?
         if let port = configuration.metricsPort {
             do { metrics = try MetricsEndpoint.start(port: port, recorder: recorder) } catch {
-                timeline?.close()
                 printError(error)
                 return ExitStatus.failure
             }
@@ -89,7 +89,6 @@ public final class RunSession {
             outcome = try runner.run(hooks: configuration.statistics ? hooks : PipelineRunner.Hooks())
         } catch {
             progress.clear()
-            timeline?.close()
             printError(error)
             return ExitStatus.failure
         }
@@ -100,7 +99,6 @@ public final class RunSession {
             return outcome.error != nil ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
         }
         recorder.finish(at: clock.now())
-        timeline?.close()
         var report = recorder.makeReport(context: RunContext(
             input: configuration.inputName ?? configuration.input.label,
             output: configuration.output == .null ? nil : configuration.output.label,
