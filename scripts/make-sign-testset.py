@@ -26,6 +26,7 @@ import math
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -64,14 +65,21 @@ def decode_background_frames(video_path):
         f"video/x-raw,format=RGB,width={WIDTH},height={HEIGHT}", "!", "filesink", f"location={raw_path}",
     ]
     ffmpeg = ["ffmpeg", "-v", "error", "-y", "-i", video_path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw_path]
+    reasons = []
     for command in (gst, ffmpeg):
         try:
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             break
-        except (OSError, subprocess.CalledProcessError):
-            continue
+        except OSError as error:
+            reasons.append(f"{command[0]}: {error.strerror}")
+        except subprocess.CalledProcessError as error:
+            last_line = (error.stderr or b"").decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+            reasons.append(f"{command[0]} exit {error.returncode}: {last_line[0]}")
     else:
-        fail(f"cannot decode {video_path}: install gstreamer1.0-libav (or ffmpeg)")
+        # Both decoders fail alike when the raw frames do not fit on the disk, so say how much room there was.
+        free_mib = shutil.disk_usage(OUTPUT_DIR).free // (1 << 20)
+        fail(f"cannot decode {video_path} ({'; '.join(reasons)}; {free_mib} MiB free in {OUTPUT_DIR}): "
+             "install gstreamer1.0-libav (or ffmpeg) and make room")
     data = np.fromfile(raw_path, dtype=np.uint8)
     os.remove(raw_path)
     frame_bytes = WIDTH * HEIGHT * 3
