@@ -13,7 +13,8 @@ struct RunCommand: ParsableCommand {
             INPUT is a file (mp4, mkv, webm, mov, avi, jpg…), a URI (file://, rtsp://, http://), a camera \
             (/dev/videoN) or a GStreamer source description ending in raw video. OUTPUT is a file (.mp4/.mov/.mkv \
             H.264, .webm VP9), 'null', or a GStreamer sink description.
-            Exit status: 0 done, 1 failed, 2 bad arguments or pipeline file, 130 interrupted (output finalized).
+            Exit status: 0 done, 1 failed, 2 bad arguments, a bad pipeline file or an output that would overwrite \
+            the input, 130 interrupted. Files are written as NAME.partial and renamed when complete.
             """
     )
 
@@ -81,6 +82,21 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics while running.")
     var metricsPort: Int?
+
+    @Option(help: "Seconds the first Ctrl-C/SIGTERM may spend draining and finalizing before the run stops hard (a second signal stops at once).")
+    var shutdownGrace: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Reopen a lost live input with backoff (0.5 s doubling to 10 s). Default: on for network sources and cameras.")
+    var reconnect: Bool?
+
+    @Option(help: "Give up on a lost live input after this many reconnection attempts in a row (default: keep trying).")
+    var reconnectMax: Int?
+
+    @Option(help: "End a live run whose input sends nothing for this many seconds (default: wait).")
+    var stallTimeout: Double?
+
+    @Option(help: "End a file run in which no frame moves for this many seconds: a stuck pipeline (0 = off, default 30).")
+    var watchdog: Double?
 
     @Flag(help: "No progress line.")
     var quiet = false
@@ -194,6 +210,20 @@ struct RunCommand: ParsableCommand {
             configuration.metricsPort = metricsPort
         }
         if quiet { configuration.showProgress = false }
+        if let shutdownGrace {
+            configuration.shutdownGrace = try Self.seconds(shutdownGrace, key: "--shutdown-grace", allowZero: true)
+        }
+        if let reconnect { configuration.reconnect = reconnect }
+        if let reconnectMax {
+            guard reconnectMax >= 0 else {
+                throw .invalidConfiguration(file: nil, key: "--reconnect-max", problem: "must be 0 or more attempts")
+            }
+            configuration.reconnectMaxAttempts = reconnectMax
+        }
+        if let stallTimeout { configuration.stallTimeout = try Self.seconds(stallTimeout, key: "--stall-timeout", allowZero: false) }
+        if let watchdog {
+            configuration.watchdog = watchdog == 0 ? nil : try Self.seconds(watchdog, key: "--watchdog", allowZero: false)
+        }
         if noStatistics {
             guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,
                 configuration.metricsPort == nil
@@ -207,6 +237,15 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
+    /// A duration flag in seconds: finite, not negative (and above zero unless `allowZero`).
+    static func seconds(_ value: Double, key: String, allowZero: Bool) throws(RunError) -> Duration {
+        guard value.isFinite, value > 0 || (allowZero && value == 0) else {
+            throw .invalidConfiguration(
+                file: nil, key: key, problem: "\(value) is not allowed; give \(allowZero ? "0 or more" : "more than 0") seconds")
+        }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
     static let annotationNames = ["boxes", "labels", "badge", "hud", "spotlight", "none"]
 
     /// `--annotate boxes,labels,badge,hud,spotlight` → what to draw (badge top-right, HUD bottom-left, spotlight 30 %).

@@ -35,15 +35,52 @@ public enum InputSource: Sendable, Equatable {
         return text.contains("=") && !first.contains("/") && !first.contains(".")
     }
 
-    /// Checks what can be checked before GStreamer starts (the file exists and is readable).
+    /// Checks what can be checked before GStreamer starts: the file exists, is a regular file (a FIFO would block
+    /// the reader until someone writes to it) and is readable.
     public func validate() throws(RunError) {
         guard case .file(let path) = self else { return }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .inputMissing(path: path)
-        }
-        guard !isDirectory.boolValue else { throw .inputNotAFile(path: path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw .inputMissing(path: path) }
+        if let kind = FileOnDisk.nonRegularKind(at: path) { throw .inputNotAFile(path: path, kind: kind) }
         guard FileManager.default.isReadableFile(atPath: path) else { throw .inputUnreadable(path: path) }
+        if FileOnDisk.size(of: path) == 0 { throw .inputEmpty(path: path) }
+    }
+
+    /// A source reached over the network (rtsp, http, udp/rtp, srt, rist, tcp), by URI scheme or by its source element.
+    public var isNetwork: Bool { networkKind != nil }
+
+    /// A source that may come back after it is lost: network sources and cameras. Live runs reopen these by
+    /// default (`--reconnect`).
+    public var mayReconnect: Bool {
+        if case .camera = self { return true }
+        return isNetwork
+    }
+
+    /// A connected source (rtsp, http, srt, tcp) whose silence means the connection is gone: the runner reopens it
+    /// after a few seconds without data. Datagram sources (udp/rtp) are silent when the sender pauses; reopening
+    /// them would not help.
+    public var silenceMeansLost: Bool { networkKind == .connected }
+
+    private enum NetworkKind { case connected, datagram }
+
+    private var networkKind: NetworkKind? {
+        let connected = ["rtsp", "rtsps", "rtspt", "rtspu", "http", "https", "srt", "rist", "tcp"]
+        let datagram = ["udp", "rtp"]
+        switch self {
+        case .uri(let uri):
+            let scheme = uri.split(separator: ":").first.map { $0.lowercased() } ?? ""
+            if connected.contains(scheme) { return .connected }
+            if datagram.contains(scheme) { return .datagram }
+            return nil
+        case .description(let description):
+            let elements = description.split(whereSeparator: { $0 == "!" || $0.isWhitespace }).map(String.init)
+            if elements.contains(where: { ["rtspsrc", "souphttpsrc", "srtsrc", "srtclientsrc", "tcpclientsrc", "ristsrc"].contains($0) }) {
+                return .connected
+            }
+            if elements.contains(where: { ["udpsrc", "rtpsrc"].contains($0) }) { return .datagram }
+            return nil
+        case .file, .camera:
+            return nil
+        }
     }
 
     /// The part of the input pipeline that produces decoded video.
@@ -62,12 +99,15 @@ public enum InputSource: Sendable, Equatable {
         }
     }
 
-    /// The whole input pipeline: producer → (conversion only when the decoder's format is not I420/NV12) → appsink.
+    /// The whole input pipeline: producer → (conversion only when the decoder's format is not I420/NV12) →
+    /// (rotation only when the stream says it is rotated) → appsink.
     ///
     /// `videoconvert` is in passthrough (no copy, no conversion) whenever the decoder already produces I420 or NV12,
-    /// which H.264/H.265/VP8/VP9/MPEG-4 decoders do.
+    /// which H.264/H.265/VP8/VP9/MPEG-4 decoders do; 10-bit, 4:2:2 and 4:4:4 decoders' output is converted to I420.
+    /// `videoflip video-direction=auto` applies the stream's `image-orientation` tag (phone videos carry a rotation
+    /// in their container) so that analysis and output see the picture upright; it is in passthrough otherwise.
     var pipelineDescription: String {
-        "\(producer) ! videoconvert ! video/x-raw,format={ I420, NV12 } "
+        "\(producer) ! videoconvert ! videoflip video-direction=auto ! video/x-raw,format={ I420, NV12 } "
             + "! appsink name=\(Self.sinkName) sync=false enable-last-sample=false max-buffers=1 qos=false"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensGStreamer
 
 /// Where processed frames go, as given in `--output` or `sink.output`.
 public enum OutputTarget: Sendable, Equatable {
@@ -23,6 +24,20 @@ public enum OutputTarget: Sendable, Equatable {
             case .webm: return "vp9enc deadline=1 cpu-used=8 row-mt=true ! webmmux"
             }
         }
+
+        /// Sizes this container's encoder and muxer accept: x264 needs even sides for 4:2:0; mp4mux, qtmux and
+        /// webmmux refuse frames under 16×16 (matroskamux takes any size; VP9 takes odd sizes).
+        var sizeRule: OutputSizeRule {
+            switch self {
+            case .mp4, .mov: OutputSizeRule(multiple: 2, minimum: 16)
+            case .mkv: OutputSizeRule(multiple: 2, minimum: 2)
+            case .webm: OutputSizeRule(multiple: 1, minimum: 16)
+            }
+        }
+
+        /// The container can be read as written, without the index or header a muxer writes at the end (a run
+        /// stopped hard leaves a playable Matroska file; an MP4 without its `moov` is unreadable).
+        var readableUnfinalized: Bool { self == .mkv || self == .webm }
     }
 
     /// Name of the appsrc that receives frames from StreamLens.
@@ -47,7 +62,7 @@ public enum OutputTarget: Sendable, Equatable {
     /// Checks that a file output can be created before anything runs.
     public func validate() throws(RunError) {
         guard case .file(let path, _) = self else { return }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = URL(fileURLWithPath: PartialFile(path: path).destination).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .outputUnwritable(path: path, reason: "folder '\(folder)' does not exist")
@@ -57,17 +72,42 @@ public enum OutputTarget: Sendable, Equatable {
         }
     }
 
-    /// The output pipeline, or nil for ``null``.
-    func pipelineDescription(live: Bool, encoderPreset: String, latencyBound: Duration) -> String? {
-        let latency = latencyBound.nanoseconds
-        let source = "appsrc name=\(Self.sourceName) format=time block=true max-buffers=2 stream-type=stream "
-            + "is-live=\(live) min-latency=\(live ? latency : 0) ! videoconvert"
+    /// The file a file output is written to until it is complete (`NAME.partial`, renamed on success).
+    var partialFile: PartialFile? {
+        guard case .file(let path, _) = self else { return nil }
+        return PartialFile(path: path)
+    }
+
+    /// The sizes the output accepts, when it has an encoder or muxer with limits; nil otherwise. For a sink
+    /// description, x264enc asks for even sides and mp4mux/qtmux/webmmux/splitmuxsink for at least 16×16.
+    var sizeRule: OutputSizeRule? {
         switch self {
         case .null:
             return nil
-        case .file(let path, let container):
+        case .file(_, let container):
+            return container.sizeRule
+        case .description(let description):
+            let elements = Set(description.split(whereSeparator: { $0 == "!" || $0.isWhitespace }).map(String.init))
+            let needsEven = elements.contains("x264enc")
+            let needs16 = !elements.isDisjoint(with: ["mp4mux", "qtmux", "webmmux", "splitmuxsink"])
+            guard needsEven || needs16 else { return nil }
+            return OutputSizeRule(multiple: needsEven ? 2 : 1, minimum: needs16 ? 16 : 1)
+        }
+    }
+
+    /// The output pipeline, or nil for ``null``. A file output writes to its partial name.
+    func pipelineDescription(live: Bool, encoderPreset: String, latencyBound: Duration) -> String? {
+        let latency = latencyBound.nanoseconds
+        var source = "appsrc name=\(Self.sourceName) format=time block=true max-buffers=2 stream-type=stream "
+            + "is-live=\(live) min-latency=\(live ? latency : 0) ! videoconvert"
+        // The frame path pads frames in this videobox when the output has size limits (passthrough otherwise).
+        if sizeRule != nil { source += " ! videobox name=\(FramePath.outputFitName)" }
+        switch self {
+        case .null:
+            return nil
+        case .file(_, let container):
             return "\(source) ! \(container.encoderAndMuxer(preset: encoderPreset, live: live)) "
-                + "! filesink location=\(quoted(path))"
+                + "! filesink location=\(quoted(partialFile!.partialPath))"
         case .description(let description):
             return "\(source) ! \(description)"
         }

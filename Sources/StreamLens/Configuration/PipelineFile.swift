@@ -6,7 +6,8 @@ import StreamLensDetection
 /// A pipeline file (`pipelines/*.yaml`): source, pool, analysis, stages, sink and report of a run.
 ///
 /// ```yaml
-/// source:   { input: bikes.mp4 }            # file, URI, /dev/videoN or a GStreamer source description
+/// source:   { input: bikes.mp4 }            # file, URI, /dev/videoN or a GStreamer source description;
+///                                           # live inputs: reconnect, reconnect_max, stall_timeout
 /// pool:     { size: 3, backpressure: auto } # auto | block | drop
 /// analysis: { interval: 0.3 }               # seconds of stream time between analysed frames; 0 = every frame
 /// stages:   { frame_stamp: true }
@@ -32,12 +33,17 @@ public enum PipelineFile {
         try root.rejectUnknownKeys(topLevelKeys)
 
         let source = try root.section("source")
-        try source?.rejectUnknownKeys(["input"])
+        try source?.rejectUnknownKeys(["input", "reconnect", "reconnect_max", "stall_timeout"])
         let fileInput = try source?.string("input")
         guard let inputText = inputOverride ?? fileInput else {
             throw .invalidConfiguration(file: file, key: "source.input", problem: "no input; set it here or pass --input")
         }
         var configuration = RunConfiguration(input: InputSource(parsing: inputText))
+        if let source {
+            configuration.reconnect = try source.bool("reconnect")
+            configuration.reconnectMaxAttempts = try source.int("reconnect_max", in: 0...1_000_000)
+            configuration.stallTimeout = try source.duration("stall_timeout", in: 0.001...86_400)
+        }
 
         if let pool = try root.section("pool") {
             try pool.rejectUnknownKeys(["size", "backpressure"])

@@ -4,26 +4,36 @@ import Synchronization
 import Glibc
 #endif
 
-/// Set when the user asks a run to stop (Ctrl-C, SIGTERM). The runner then sends end-of-stream through the pipeline so
-/// the output file is finalized and the report written.
+/// Counts the user's requests to stop a run (Ctrl-C, SIGTERM). The first asks for a graceful stop: the runner sends
+/// end-of-stream, drains and finalizes the output. The second (or the shutdown grace running out) stops hard.
 ///
 /// ## Thread Safety
-/// An atomic flag; `trigger()` may be called from any thread, including a signal source's queue.
+/// An atomic counter; `trigger()` may be called from any thread, including a signal source's queue.
 public final class InterruptSignal: Sendable {
-    private let raised = Atomic<Bool>(false)
+    private let count = Atomic<Int>(0)
 
     public init() {}
 
-    public func trigger() { raised.store(true, ordering: .sequentiallyConsistent) }
-    public var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }
+    /// Records one request to stop.
+    public func trigger() { count.add(1, ordering: .sequentiallyConsistent) }
+    /// At least one request arrived: stop gracefully.
+    public var isRaised: Bool { requests >= 1 }
+    /// A second request arrived: stop now, without draining.
+    public var isUrgent: Bool { requests >= 2 }
+    /// Requests so far.
+    public var requests: Int { count.load(ordering: .sequentiallyConsistent) }
 
-    /// Routes SIGINT and SIGTERM to this flag for the life of the process (the default handlers would kill the run
-    /// before the output is finalized).
+    /// Routes SIGINT and SIGTERM to this counter for the life of the process (the default handlers would kill the
+    /// run before the output is finalized and the report written).
     public func installSignalHandlers() {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in trigger() }
+            // Signals that arrive before the handler runs are coalesced; `data` says how many there were. (The
+            // handler keeps its source alive, which lives for the process anyway.)
+            source.setEventHandler { [self, source] in
+                for _ in 0..<max(1, Int(source.data)) { trigger() }
+            }
             source.resume()
             Self.signalSources.append(source)
         }

@@ -23,6 +23,17 @@ public final class PipelineRunner {
         public var interrupted: Bool
         /// The run stopped on an error (the output was still finalized where possible).
         public var error: RunError?
+        /// The run was stopped without draining (second interrupt, or draining outlasted the shutdown grace).
+        public var hardStopped = false
+        /// The output reached end-of-stream: its muxer finalized the file (also after a hard stop, when the output
+        /// still moved).
+        public var outputFinalized = false
+        /// Where a file output ended up, and whether it is complete.
+        public var outputFile: OutputFileReport?
+        /// How frames were padded for the encoder, when their size had to change.
+        public var outputFit: OutputFit?
+        /// Times output timestamps were shifted because the input's went backwards, repeated or jumped too far.
+        public var timestampRepairs = 0
         /// What each stage reported about itself at the end.
         public var stageDetails: [String: ReportValue] = [:]
         /// Wall time from PLAYING to the end.
@@ -39,8 +50,16 @@ public final class PipelineRunner {
         public var inputEnded: (_ now: Duration) -> Void = { _ in }
         /// Called about ten times a second from the control loop.
         public var tick: (_ now: Duration, _ path: FramePath) -> Void = { _, _ in }
-        /// A GStreamer warning (one line).
+        /// A GStreamer warning, or news about the input (lost, back), as one line.
         public var warning: (String) -> Void = { _ in }
+        /// What the run is doing about an interrupt (one line).
+        public var notice: (String) -> Void = { _ in }
+        /// An input decoder or demuxer skipped damaged data.
+        public var decodeError: () -> Void = {}
+        /// An attempt to reopen a lost live input began.
+        public var reconnectAttempted: () -> Void = {}
+        /// A lost live input delivered frames again, `outage` after the last frame before the loss.
+        public var inputReconnected: (_ outage: Duration) -> Void = { _ in }
         public init() {}
     }
 
@@ -83,9 +102,11 @@ public final class PipelineRunner {
         self.interrupt = interrupt
     }
 
-    /// Runs to the end. Throws for failures before frames flow (bad input, bad output, bad description); failures
-    /// during the run end it gracefully and come back in ``Outcome/error``.
+    /// Runs to the end. Throws for failures before frames flow (bad input, bad output, bad description, an output
+    /// that would overwrite the input); failures during the run end it gracefully and come back in
+    /// ``Outcome/error``.
     public func run(hooks: Hooks = Hooks()) throws(RunError) -> Outcome {
+        try DestinationCheck.check(configuration)
         try configuration.input.validate()
         try configuration.output.validate()
         do { try GStreamer.initialize() } catch { throw .gstreamer(error) }
@@ -101,6 +122,8 @@ public final class PipelineRunner {
             .map { description throws(RunError) in
                 try makePipeline(description, label: "output", userText: configuration.output.label)
             }
+        let partialFile = configuration.output.partialFile
+        partialFile?.removeStale()
 
         let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName))
         let path: FramePath
@@ -108,29 +131,95 @@ public final class PipelineRunner {
             path = try FramePath(
                 configuration: .init(
                     pool: PoolConfiguration(capacity: configuration.poolCapacity, policy: policy),
-                    compositors: stages.compositors, analysis: stages.analysis, observer: observer, clock: clock),
+                    compositors: stages.compositors, analysis: stages.analysis, observer: observer, clock: clock,
+                    inputRestarts: live && configuration.reconnects, outputSizeRule: configuration.output.sizeRule,
+                    timestampJumpLimit: live ? nil : Self.fileTimestampJumpLimit),
                 input: input, sinkName: InputSource.sinkName, output: output, sourceName: OutputTarget.sourceName)
         } catch { throw .gstreamer(error) }
         hooks.started(live, policy, live ? nil : input.queryDuration())
         path.start()
         do {
-            try output?.setState(.paused)
-            try input.setState(.playing)
-            if live, let output { output.shareClockAndBaseTime(with: input) }
-            try output?.setState(.playing)
+            try startPlaying(input: input, output: output, live: live)
         } catch {
-            path.stopAdmitting()
-            throw classify(error, input: input, output: output)
+            path.abort(cause: .streamError)
+            _ = try? input.setState(.null, within: RunControl.stateChangeLimit)
+            _ = try? output?.setState(.null, within: RunControl.stateChangeLimit)
+            partialFile?.discard()
+            throw error
         }
-        var outcome = controlLoop(input: input, output: output, path: path, live: live, policy: policy, hooks: hooks)
+        let control = RunControl(
+            configuration: configuration, input: input, output: output, path: path, live: live, hooks: hooks,
+            observer: observer, clock: clock, interrupt: interrupt)
+        let result = control.run()
+        var outcome = Outcome(
+            live: live, policy: policy, format: path.format, copies: path.copies, outputFrames: path.outputCount,
+            interrupted: result.interrupted, error: result.failure, wallTime: result.wallTime)
+        outcome.hardStopped = result.hardStopped
+        outcome.outputFinalized = result.outputFinalized
+        outcome.outputFit = path.outputFit
+        outcome.timestampRepairs = path.timestampRepairs
         outcome.stageDetails = stages.details.compactMapValues { ReportValue(encoding: $0()) }
         let analysisCPU = path.analysisCPUTime
         if !analysisCPU.isEmpty {
             // The stages' own CPU time: what the pipeline costs beyond its analysis is the rest of the process's.
             outcome.stageDetails["analysis_cpu_ms"] = .object(analysisCPU.mapValues { .number($0.milliseconds) })
         }
+        if let partialFile, case .file(_, let container) = configuration.output {
+            outcome.outputFile = settle(partialFile, container: container, outcome: &outcome)
+        }
         return outcome
     }
+
+    /// Gives a file output its final name when it is complete (finalized, no error, at least one frame).
+    /// Otherwise: a Matroska file stopped hard is readable as written and takes its name too (unfinalized); anything
+    /// else stays `NAME.partial`, or is removed when it holds no frame.
+    private func settle(_ file: PartialFile, container: OutputTarget.Container, outcome: inout Outcome) -> OutputFileReport {
+        let hasFrames = outcome.outputFrames > 0 && (FileOnDisk.size(of: file.partialPath) ?? 0) > 0
+        let finished = outcome.error == nil && outcome.outputFinalized && hasFrames
+        if finished || (outcome.error == nil && hasFrames && container.readableUnfinalized) {
+            do {
+                try file.commit()
+                return OutputFileReport(path: file.destination, state: finished ? .complete : .unfinalized)
+            } catch {
+                outcome.error = error
+                return OutputFileReport(path: file.partialPath, state: .partial)
+            }
+        }
+        guard hasFrames else {
+            file.discard()
+            return OutputFileReport(path: file.partialPath, state: .removed)
+        }
+        return OutputFileReport(path: file.partialPath, state: .partial)
+    }
+
+    /// Output to PAUSED, input to PLAYING, output to PLAYING; each change bounded (a sink opening a FIFO waits for a
+    /// reader forever), and an interrupt meanwhile ends the start.
+    private func startPlaying(input: Pipeline, output: Pipeline?, live: Bool) throws(RunError) {
+        let limit = configuration.startupTimeout
+        do {
+            if let output, try output.setState(.paused, within: limit) == nil {
+                throw RunError.outputFailed(detail: "it did not start within \(limit.secondsText) s (a sink waiting for a reader or a device?)")
+            }
+            guard try input.setState(.playing, within: limit) != nil else {
+                throw RunError.noFrames(input: configuration.input.label, waited: limit)
+            }
+            if live, let output { output.shareClockAndBaseTime(with: input) }
+            if let output, try output.setState(.playing, within: limit) == nil {
+                throw RunError.outputFailed(detail: "it did not start playing within \(limit.secondsText) s")
+            }
+        } catch let error as RunError {
+            throw error
+        } catch let error as GStreamerError {
+            throw FailureClassifier(configuration: configuration)
+                .classify(error, input: input, output: output, framesSeen: false)
+        } catch {
+            throw .outputFailed(detail: "\(error)")
+        }
+        if interrupt.isRaised { throw .interruptedBeforeStart }
+    }
+
+    /// In a file, a timestamp further ahead than this is damage, not a gap: the output closes it up.
+    static let fileTimestampJumpLimit = Duration.seconds(60)
 
     /// Builds a pipeline; a parse error quotes what the user wrote (`userText`), not the full generated description.
     private func makePipeline(_ description: String, label: String, userText: String) throws(RunError) -> Pipeline {
@@ -143,19 +232,27 @@ public final class PipelineRunner {
     }
 
     /// Takes the input to PAUSED and waits for its first frame (files) or for it to report live; returns `isLive`.
-    /// Errors found here (not a video, missing plugin) become one clear error before anything is written.
+    /// Errors found here (not a video, missing plugin) become one clear error before anything is written; an
+    /// interrupt ends the wait.
     private func preroll(_ input: Pipeline) throws(RunError) -> Bool {
-        let change: Pipeline.StateChange
-        do { change = try input.setState(.paused) } catch {
-            throw classify(error, input: input, output: nil)
+        let classifier = FailureClassifier(configuration: configuration)
+        let change: Pipeline.StateChange?
+        do { change = try input.setState(.paused, within: configuration.startupTimeout) } catch {
+            throw classifier.classify(error, input: input, output: nil, framesSeen: false)
         }
+        guard let change else { throw .noFrames(input: configuration.input.label, waited: configuration.startupTimeout) }
         if change == .noPreroll { return true }
         let deadline = clock.now() + configuration.startupTimeout
         var missingPlugin: String?
         while clock.now() < deadline {
+            if interrupt.isRaised {
+                _ = try? input.setState(.null, within: RunControl.stateChangeLimit)
+                throw .interruptedBeforeStart
+            }
             switch input.nextMessage(timeout: .milliseconds(50)) {
             case .error(let error):
-                throw missingPlugin.map { .missingPlugin(detail: $0) } ?? classify(error, input: input, output: nil)
+                throw missingPlugin.map { .missingPlugin(detail: $0) }
+                    ?? classifier.classify(error, input: input, output: nil, framesSeen: false)
             case .missingPlugin(let detail):
                 missingPlugin = detail
             case .endOfStream:
@@ -170,123 +267,5 @@ public final class PipelineRunner {
             }
         }
         throw .noFrames(input: configuration.input.label, waited: configuration.startupTimeout)
-    }
-
-    /// Watches both buses until the output has finalized (or, without output, the frame path has drained).
-    private func controlLoop(
-        input: Pipeline, output: Pipeline?, path: FramePath, live: Bool, policy: BackpressurePolicy, hooks: Hooks
-    ) -> Outcome {
-        let start = clock.now()
-        var failure: RunError?
-        var missingPlugin: String?
-        var inputEnded = false
-        var outputEnded = output == nil
-        var drainedAt: Duration?
-        var interruptedAt: Duration?
-        var formatReported = false
-        var lastTick = start
-        var inputEndReported = false
-
-        func fail(_ error: RunError) {
-            if failure == nil { failure = error }
-            path.stopAdmitting()
-        }
-
-        while true {
-            let now = clock.now()
-            if let message = input.nextMessage(timeout: .milliseconds(20)) {
-                switch message {
-                case .endOfStream: inputEnded = true
-                case .error(let error):
-                    inputEnded = true
-                    fail(missingPlugin.map { .missingPlugin(detail: $0) } ?? classify(error, input: input, output: output))
-                case .missingPlugin(let detail): missingPlugin = detail
-                case .warning(let source, let message): hooks.warning("\(source): \(message)")
-                default: break
-                }
-            }
-            while let output, !outputEnded, let message = output.nextMessage(timeout: .zero) {
-                switch message {
-                case .endOfStream: outputEnded = true
-                case .error(let error):
-                    outputEnded = true
-                    fail(.gstreamer(error))
-                case .qualityOfService(_, _, let dropped, _): observer?.sinkReportedDrops(total: dropped)
-                case .latencyChanged: output.recalculateLatency()
-                case .warning(let source, let message): hooks.warning("\(source): \(message)")
-                default: break
-                }
-            }
-            if !formatReported, let format = path.format {
-                formatReported = true
-                hooks.formatNegotiated(format)
-            }
-            if drainedAt == nil, path.waitUntilDrained(timeout: .zero) { drainedAt = now }
-            if let drainedAt {
-                if outputEnded { break }
-                if now - drainedAt > .seconds(30) {
-                    fail(.gstreamer(.stateChangeFailed(pipeline: "output", state: "end-of-stream within 30 s")))
-                    break
-                }
-            }
-            if interrupt.isRaised && interruptedAt == nil {
-                interruptedAt = now
-                input.sendEndOfStream()
-            }
-            // A source that ignores end-of-stream is cut off; frames already admitted still reach the output.
-            if let interruptedAt, !inputEnded, now - interruptedAt > .seconds(3) {
-                inputEnded = true
-                path.stopAdmitting()
-            }
-            if !formatReported, now - start > configuration.startupTimeout {
-                fail(.noFrames(input: configuration.input.label, waited: configuration.startupTimeout))
-            }
-            if inputEnded && !inputEndReported {
-                inputEndReported = true
-                hooks.inputEnded(now)
-            }
-            if now - lastTick >= .milliseconds(100) {
-                lastTick = now
-                hooks.tick(now, path)
-            }
-        }
-        if failure == nil, let outputFailure = path.failure { failure = .gstreamer(outputFailure) }
-        hooks.tick(clock.now(), path)
-        _ = try? input.setState(.null)
-        _ = try? output?.setState(.null)
-        return Outcome(
-            live: live, policy: policy, format: path.format, copies: path.copies, outputFrames: path.outputCount,
-            interrupted: interruptedAt != nil, error: failure, wallTime: clock.now() - start)
-    }
-
-    /// Turns a GStreamer error into the clearest ``RunError``.
-    private func classify(_ error: GStreamerError, input: Pipeline, output: Pipeline?) -> RunError {
-        if case .stateChangeFailed(let pipeline, _) = error {
-            // The reason is usually an ERROR already on the bus.
-            let bus = pipeline == "output" ? output : input
-            while let message = bus?.nextMessage(timeout: .milliseconds(100)) {
-                if case .error(let detailed) = message { return classify(detailed, input: input, output: output) }
-            }
-        }
-        if case .streamError(let source, let message, _) = error {
-            let decodeFailure = message.contains("Could not determine type of stream")
-                || message.contains("No decoder available") || message.contains("not-negotiated")
-                || source.hasPrefix("typefind") || source.contains("decodebin")
-            if decodeFailure, case .file = configuration.input {
-                return .inputNotVideo(input: configuration.input.label, detail: message)
-            }
-            // uridecodebin names its source element "source"; cameras and network sources keep their factory names.
-            let sourceElements = ["source", "filesrc", "v4l2src", "rtspsrc", "souphttpsrc", "udpsrc"]
-            if sourceElements.contains(where: source.hasPrefix) {
-                switch configuration.input {
-                case .uri, .camera, .file: return .inputUnavailable(input: configuration.input.label, detail: message)
-                case .description: break
-                }
-            }
-            if case .file(let path, _) = configuration.output, source.hasPrefix("filesink") {
-                return .outputUnwritable(path: path, reason: message)
-            }
-        }
-        return .gstreamer(error)
     }
 }

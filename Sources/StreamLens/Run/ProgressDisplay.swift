@@ -43,6 +43,7 @@ final class ProgressDisplay: Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        // write(contentsOf:) throws where write(_:) traps (a closed standard error must not crash the run).
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 }

@@ -32,6 +32,17 @@ public struct RunConfiguration: Sendable, Equatable {
     public var analysisInterval: Duration?
     /// Give up when no frame arrived within this time of starting.
     public var startupTimeout: Duration = .seconds(20)
+    /// After the first interrupt, how long draining may take before the run stops hard (`--shutdown-grace`).
+    public var shutdownGrace: Duration = .seconds(5)
+    /// Reopen a lost live input (`--reconnect`); nil: on for network sources and cameras, off otherwise.
+    public var reconnect: Bool?
+    /// Give up after this many reconnection attempts in a row (`--reconnect-max`); nil: keep trying.
+    public var reconnectMaxAttempts: Int?
+    /// End a live run whose input sent nothing for this long (`--stall-timeout`); nil: wait.
+    public var stallTimeout: Duration?
+    /// End a file run in which no frame moved for this long (`--watchdog`): a stuck element, not a slow one.
+    /// Nil: no watchdog.
+    public var watchdog: Duration? = .seconds(30)
     /// Report files.
     public var reportPath: String?
     public var timelinePath: String?
@@ -49,6 +60,9 @@ public struct RunConfiguration: Sendable, Equatable {
     public init(input: InputSource) {
         self.input = input
     }
+
+    /// Whether a lost input is reopened: the user's choice, else on for sources that can come back.
+    var reconnects: Bool { reconnect ?? input.mayReconnect }
 }
 
 /// How speed-limit signs are read (`stages.speed_limits`, `--speed-limits`).

@@ -1,11 +1,16 @@
+import Foundation
 import StreamLensGStreamer
 
 /// Why a run could not start or could not finish. Each case reads as one line: what failed, where, what to do.
 public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input file does not exist.
     case inputMissing(path: String)
-    /// The input path is a folder.
-    case inputNotAFile(path: String)
+    /// The input path is not a regular file: `kind` is "a folder", "a FIFO", "a device"…
+    case inputNotAFile(path: String, kind: String)
+    /// The input is damaged: an element could not decode, demux or parse it before a single frame came out.
+    case inputDamaged(input: String, detail: String)
+    /// The input file is empty.
+    case inputEmpty(path: String)
     /// The input file exists but cannot be read.
     case inputUnreadable(path: String)
     /// The input (a URI, a camera, a network stream) could not be opened or read.
@@ -24,15 +29,39 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case gstreamer(GStreamerError)
     /// No frame arrived before the start-up timeout.
     case noFrames(input: String, waited: Duration)
+    /// An element of the output pipeline failed during the run (encoder, muxer, sink).
+    case outputFailed(detail: String)
     /// A file StreamLens writes (report, events) could not be written.
     case cannotWrite(path: String, reason: String)
+    /// An output (`--output`, a sink's `location=`, a report file…) is the input file itself: the same path, a
+    /// symlink to it, or a hard link of it. `how` says which.
+    case outputIsInput(option: String, path: String, input: String, how: String)
+    /// Two outputs would write the same file.
+    case outputsCollide(path: String, first: String, second: String)
+    /// An output path exists and is not a regular file (a folder, a FIFO, a device).
+    case outputNotAFile(option: String, path: String, kind: String)
+    /// The input has streams, but none of them is video (an audio-only file).
+    case inputHasNoVideo(input: String)
+    /// The run was interrupted before its first frame.
+    case interruptedBeforeStart
+    /// A live input sent nothing for `--stall-timeout`.
+    case inputSilent(input: String, waited: Duration)
+    /// A lost live input did not come back within `--reconnect-max` attempts.
+    case inputLost(input: String, attempts: Int, detail: String)
+    /// Nothing moved for the watchdog's time on a file run: the pipeline is stuck (`where` names the last step
+    /// that moved).
+    case noProgress(waited: Duration, detail: String)
 
     public var description: String {
         switch self {
         case .inputMissing(let path):
             "input '\(path)' does not exist; check the path"
-        case .inputNotAFile(let path):
-            "input '\(path)' is a folder; give a video file, a URI, /dev/videoN or a GStreamer source description"
+        case .inputNotAFile(let path, let kind):
+            "input '\(path)' is \(kind), not a file; give a video file, a URI, /dev/videoN or a GStreamer source description"
+        case .inputDamaged(let input, let detail):
+            "input '\(input)' is damaged: no frame could be decoded (\(detail)); check the file"
+        case .inputEmpty(let path):
+            "input '\(path)' is empty (0 bytes); check the file (a copy or download that did not finish?)"
         case .inputUnreadable(let path):
             "input '\(path)' cannot be read (permission denied); check its permissions"
         case .inputUnavailable(let input, let detail):
@@ -51,8 +80,50 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             error.description
         case .noFrames(let input, let waited):
             "input '\(input)' produced no video frame in \(Int(waited.seconds)) s; check that it has a video stream"
+        case .outputFailed(let detail):
+            "the output failed: \(detail); the report counts the frames it did not get as stream_error"
         case .cannotWrite(let path, let reason):
             "cannot write '\(path)': \(reason)"
+        case .outputIsInput(let option, let path, let input, let how):
+            "\(option) '\(path)' is the input '\(input)' (\(how)); writing it would destroy the input: choose another name"
+        case .outputsCollide(let path, let first, let second):
+            "\(first) and \(second) both write '\(path)'; give each its own file"
+        case .outputNotAFile(let option, let path, let kind):
+            "\(option) '\(path)' exists and is \(kind); give the name of a regular file"
+        case .inputHasNoVideo(let input):
+            "input '\(input)' has no video stream (audio or data only); give a file with video"
+        case .interruptedBeforeStart:
+            "interrupted before the first frame; nothing was written"
+        case .inputSilent(let input, let waited):
+            "input '\(input)' sent nothing for \(waited.secondsText) s (--stall-timeout); check the source or raise the timeout"
+        case .inputLost(let input, let attempts, let detail):
+            "input '\(input)' was lost (\(detail)) and did not come back after \(attempts) reconnection attempts (--reconnect-max); check the source"
+        case .noProgress(let waited, let detail):
+            "no frame moved for \(waited.secondsText) s (\(detail)); the pipeline is stuck: stopped (--watchdog)"
         }
+    }
+
+    /// The process exit status for this error when it ends a run: 2 for outputs refused before anything opened,
+    /// 130 for an interrupt, 1 for everything else (a stage that cannot be built included; the command line's own
+    /// argument errors exit 2 before a run starts).
+    public var exitStatus: Int32 {
+        switch self {
+        case .outputIsInput, .outputsCollide, .outputNotAFile: 2
+        case .interruptedBeforeStart: 130
+        default: 1
+        }
+    }
+}
+
+extension Duration {
+    /// Seconds for messages: "5", "0.5", "2.25".
+    var secondsText: String {
+        let value = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+
+    /// Seconds with a fixed number of decimals, for messages.
+    func secondsText(decimals: Int) -> String {
+        String(format: "%.\(decimals)f", Double(components.seconds) + Double(components.attoseconds) / 1e18)
     }
 }

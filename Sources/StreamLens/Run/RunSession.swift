@@ -7,11 +7,18 @@ import StreamLensStats
 
 /// One run as the command line does it: build the stages a configuration asks for, run with a statistics recorder,
 /// show progress, print the summary, write the report files, and return the process exit status.
+///
+/// Files are never half-written under their names: the video, timeline, events and subtitles are written as
+/// `NAME.partial` and renamed when closed (the video only when finalized, see ``PipelineRunner``); the report and
+/// HTML page appear whole. An output that would overwrite the input, or two outputs naming one file, are refused
+/// with exit status 2 before anything is opened.
 public final class RunSession {
     /// Exit statuses.
     public enum ExitStatus {
         public static let success: Int32 = 0
         public static let failure: Int32 = 1
+        /// Bad arguments, a bad pipeline file, or outputs refused before anything was opened.
+        public static let usage: Int32 = 2
         public static let interrupted: Int32 = 130
     }
 
@@ -27,15 +34,23 @@ public final class RunSession {
     /// Runs and returns the exit status; every failure is one line on standard error.
     public func execute(installSignalHandlers: Bool = true) -> Int32 {
         if installSignalHandlers { interrupt.installSignalHandlers() }
+        do { try DestinationCheck.check(configuration) } catch {
+            printError(error)
+            return error.exitStatus
+        }
+        let timelineFile = configuration.timelinePath.map(PartialFile.init(path:))
         let timeline: TimelineWriter?
         do {
-            timeline = try configuration.timelinePath.map { path throws(StatsError) in try TimelineWriter(path: path) }
+            timeline = try timelineFile.map { file throws(StatsError) in try TimelineWriter(path: file.partialPath) }
         } catch {
-            printError(error)
+            printError(RunError.cannotWrite(path: configuration.timelinePath ?? "", reason: "check that the folder exists and is writable"))
             return ExitStatus.failure
         }
-        // Closing flushes the last rows, on every way out: errors, interrupts, the end.
-        defer { timeline?.close() }
+        // Closing flushes the last rows, on every way out: errors, interrupts, the end; then the file takes its name.
+        defer {
+            timeline?.close()
+            try? timelineFile?.commit()
+        }
         let outputs: AnalysisOutputs
         do { outputs = try AnalysisOutputs(configuration: configuration) } catch {
             printError(error)
@@ -55,25 +70,31 @@ public final class RunSession {
         let progress = ProgressDisplay(enabled: configuration.showProgress)
         var totalDuration: Duration?
         var hooks = PipelineRunner.Hooks()
-        hooks.started = { [clock] _, _, duration in
-            totalDuration = duration
-            recorder.runStarted(at: clock.now())
-        }
-        hooks.inputEnded = { now in recorder.sourceEnded(at: now) }
-        hooks.formatNegotiated = { format in recorder.setNominalFrameDuration(format.frameDuration) }
-        // The HUD reads its figures on every frame; they are refreshed with the progress line, ten times a second,
-        // so drawing them costs no snapshot of the recorder per frame.
-        let hudFigures = Mutex(HUDSnapshot(framesPerSecond: 0, droppedFrames: 0))
-        hooks.tick = { now, path in
-            let usage = path.pool.usage
-            recorder.poll(at: now, poolFull: usage.busySlots >= path.configuration.pool.capacity)
-            let snapshot = recorder.snapshot(at: now)
-            hudFigures.withLock {
-                $0 = HUDSnapshot(framesPerSecond: snapshot.framesPerSecond, droppedFrames: snapshot.droppedTotal)
-            }
-            progress.show(ProgressLine.render(snapshot: snapshot, totalDuration: totalDuration))
-        }
         hooks.warning = { progress.printAbove("streamlens: warning: \($0)") }
+        hooks.notice = { progress.printAbove("streamlens: \($0)") }
+        let hudFigures = Mutex(HUDSnapshot(framesPerSecond: 0, droppedFrames: 0))
+        if configuration.statistics {
+            hooks.started = { [clock] _, _, duration in
+                totalDuration = duration
+                recorder.runStarted(at: clock.now())
+            }
+            hooks.inputEnded = { now in recorder.sourceEnded(at: now) }
+            hooks.formatNegotiated = { format in recorder.setNominalFrameDuration(format.frameDuration) }
+            hooks.decodeError = { recorder.decodeErrorReported() }
+            hooks.reconnectAttempted = { recorder.reconnectAttempted() }
+            hooks.inputReconnected = { outage in recorder.inputReconnected(after: outage) }
+            // The HUD reads its figures on every frame; they are refreshed with the progress line, ten times a
+            // second, so drawing them costs no snapshot of the recorder per frame.
+            hooks.tick = { now, path in
+                let usage = path.pool.usage
+                recorder.poll(at: now, poolFull: usage.busySlots >= path.configuration.pool.capacity)
+                let snapshot = recorder.snapshot(at: now)
+                hudFigures.withLock {
+                    $0 = HUDSnapshot(framesPerSecond: snapshot.framesPerSecond, droppedFrames: snapshot.droppedTotal)
+                }
+                progress.show(ProgressLine.render(snapshot: snapshot, totalDuration: totalDuration))
+            }
+        }
 
         let outcome: PipelineRunner.Outcome
         do {
@@ -86,49 +107,91 @@ public final class RunSession {
                         warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
                 observer: configuration.statistics ? recorder : nil, clock: clock, interrupt: interrupt)
-            outcome = try runner.run(hooks: configuration.statistics ? hooks : PipelineRunner.Hooks())
+            outcome = try runner.run(hooks: hooks)
         } catch {
             progress.clear()
             printError(error)
-            return ExitStatus.failure
+            // The run never got going; its report still says so (zero frames, the error), unless the arguments were
+            // wrong.
+            if configuration.statistics && error.exitStatus != ExitStatus.usage {
+                recorder.finish(at: clock.now())
+                let report = recorder.makeReport(context: context(
+                    live: false, policy: configuration.backpressure ?? .block,
+                    interrupted: error == .interruptedBeforeStart, error: error))
+                if !writeReports(report) { return ExitStatus.failure }
+            }
+            return error.exitStatus
         }
         progress.clear()
+        var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
+        if outcome.error != nil { status = ExitStatus.failure }
         guard configuration.statistics else {
             print("frames output \(outcome.outputFrames) (statistics off)")
+            RunSummary.outputLines(outcome).forEach { print($0) }
             if let error = outcome.error { printError(error) }
-            return outcome.error != nil ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
+            return status
         }
         recorder.finish(at: clock.now())
-        var report = recorder.makeReport(context: RunContext(
+        var report = recorder.makeReport(context: context(
+            live: outcome.live, policy: outcome.policy, interrupted: outcome.interrupted, error: outcome.error,
+            outcome: outcome))
+        if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
+        if outcome.timestampRepairs > 0 { report.frames.timestampRepairs = outcome.timestampRepairs }
+        print(RunSummary.render(report, copies: outcome.copies))
+        RunSummary.outputLines(outcome).forEach { print($0) }
+        if let error = outcome.error { printError(error) }
+        if !writeReports(report) { status = ExitStatus.failure }
+        return status
+    }
+
+    /// The report's `run` section.
+    private func context(
+        live: Bool, policy: BackpressurePolicy, interrupted: Bool, error: RunError?,
+        outcome: PipelineRunner.Outcome? = nil
+    ) -> RunContext {
+        RunContext(
             input: configuration.inputName ?? configuration.input.label,
             output: configuration.output == .null ? nil : configuration.output.label,
-            live: outcome.live, policy: outcome.policy, poolCapacity: configuration.poolCapacity,
-            interrupted: outcome.interrupted, error: outcome.error?.description,
-            streamlensVersion: StreamLensVersion.current, gstreamerVersion: GStreamer.version))
-        if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
-        print(RunSummary.render(report, copies: outcome.copies))
-        var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
-        if let error = outcome.error {
-            printError(error)
-            status = ExitStatus.failure
-        }
+            live: live, policy: policy, poolCapacity: configuration.poolCapacity,
+            interrupted: interrupted, error: error?.description,
+            streamlensVersion: StreamLensVersion.current, gstreamerVersion: GStreamer.version,
+            hardStop: outcome?.hardStopped == true ? true : nil, outputFile: outcome?.outputFile,
+            outputFit: outcome?.outputFit.map {
+                OutputFitReport(
+                    mode: $0.mode, width: $0.width, height: $0.height, encodedWidth: $0.encodedWidth,
+                    encodedHeight: $0.encodedHeight)
+            })
+    }
+
+    /// Writes the JSON report and the HTML page (each whole or not at all); false when one could not be written.
+    private func writeReports(_ report: RunReport) -> Bool {
         do {
-            if let path = configuration.reportPath { try report.write(toPath: path) }
-            if let path = configuration.htmlPath { try HTMLReport.write(report: report, toPath: path) }
+            if let path = configuration.reportPath {
+                let data: Data
+                do { data = try report.jsonData() } catch {
+                    throw RunError.cannotWrite(path: path, reason: "the report could not be encoded: \(error)")
+                }
+                try PartialFile.write(data, to: path)
+            }
+            if let path = configuration.htmlPath {
+                let page: String
+                do { page = try HTMLReport.render(report: report) } catch {
+                    throw RunError.cannotWrite(path: path, reason: "the page could not be rendered: \(error)")
+                }
+                try PartialFile.write(Data(page.utf8), to: path)
+            }
+            return true
         } catch {
             printError(error)
-            status = ExitStatus.failure
+            return false
         }
-        return status
     }
 }
 
-/// Prints `streamlens: error: …` on standard error.
+/// Prints `streamlens: error: …` on standard error, as one line (a message quoting a parser's multi-line text
+/// is joined up).
 public func printError(_ error: any Error) {
-    FileHandle.standardError.write(Data("streamlens: error: \(error)\n".utf8))
-}
-
-/// The version reported in run reports.
-public enum StreamLensVersion {
-    public static let current = "0.1.0"
+    let line = "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: " ")
+    try? FileHandle.standardError.write(contentsOf: Data("streamlens: error: \(line)\n".utf8))
 }

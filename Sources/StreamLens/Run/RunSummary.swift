@@ -11,7 +11,8 @@ enum RunSummary {
         var lines = [
             "frames: decoded \(frames.decoded), output \(frames.output), dropped \(droppedTotal)"
                 + (dropped.isEmpty ? "" : " (\(dropped.joined(separator: ", ")))")
-                + (frames.gaps > 0 ? ", source gaps \(frames.gaps)" : ""),
+                + (frames.gaps > 0 ? ", source gaps \(frames.gaps)" : "")
+                + ((frames.decodeErrors ?? 0) > 0 ? ", decode errors \(frames.decodeErrors ?? 0)" : ""),
             String(
                 format: "speed: %.1f fps over %.2f s; latency in StreamLens p50 %.1f ms, p99 %.1f ms",
                 report.throughputFPS, report.durationSeconds, report.latencyMilliseconds.p50,
@@ -24,6 +25,33 @@ enum RunSummary {
             lines.append("analysis skipped: " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if copies > 0 { lines.append("frames copied for compositing: \(copies)") }
+        if let reconnects = report.reconnects, reconnects.attempts > 0 {
+            lines.append(String(
+                format: "input reconnected %d times (%d attempts), %.1f s without input", reconnects.count,
+                reconnects.attempts, reconnects.totalMilliseconds / 1000))
+        }
+        if let repairs = frames.timestampRepairs, repairs > 0 {
+            lines.append("timestamps went backwards \(repairs) times; later frames were shifted to keep the output in order")
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// What became of the output: its padding for the encoder and where the file is.
+    static func outputLines(_ outcome: PipelineRunner.Outcome) -> [String] {
+        var lines: [String] = []
+        if let fit = outcome.outputFit { lines.append("output: \(fit)") }
+        if let file = outcome.outputFile {
+            switch file.state {
+            case .complete:
+                lines.append("output written: \(file.path)")
+            case .unfinalized:
+                lines.append("output written without its index (stopped hard; Matroska plays as written): \(file.path)")
+            case .partial:
+                lines.append("output kept as \(file.path): the run did not finish, so it keeps its .partial name")
+            case .removed:
+                lines.append("output not written: no frame reached it")
+            }
+        }
+        return lines
     }
 }

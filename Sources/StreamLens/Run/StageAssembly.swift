@@ -71,15 +71,14 @@ extension StageAssembly {
     static func speedLimitStage(
         _ options: SpeedLimitOptions, configuration: RunConfiguration, outputs: AnalysisOutputs
     ) throws(RunError) -> (stage: SpeedLimitStage, schedule: any AnalysisSchedule) {
-        guard let profile = SpeedLimitProfile.named(options.region) else {
+        let stage: SpeedLimitStage
+        do {
+            stage = try SpeedLimitSetup.make(
+                region: options.region, minimumConfidence: options.minimumConfidence, expiry: options.expiry,
+                events: outputs.events, subtitles: outputs.subtitles)
+        } catch .unknownRegion {
             throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
-        }
-        let stage = SpeedLimitStage(
-            configuration: SpeedLimitConfiguration(
-                profile: profile, minimumConfidence: options.minimumConfidence, limitExpiry: options.expiry),
-            events: outputs.events, subtitles: outputs.subtitles)
-        // Start Tesseract now: a missing language file is one clear error before anything runs.
-        do { try stage.prepare() } catch {
+        } catch {
             throw .invalidConfiguration(file: nil, key: "speed_limits", problem: "\(error)")
         }
         let interval = options.interval ?? configuration.analysisInterval ?? SpeedLimitConfiguration.recommendedInterval

@@ -109,6 +109,10 @@ public final class OverlayStage: CompositingStage {
         }
     }
 
+    /// True while any overlay is on screen or fading; cheap enough to ask every frame (a caller with no new
+    /// detections can skip ``composite(onto:context:)`` when this is false and no rule is always on).
+    public var hasActiveOverlays: Bool { state.withLock { !$0.instances.isEmpty } }
+
     /// Overlays on screen and cache figures, for the run report.
     public var report: OverlayStageReport {
         let (active, disabled) = state.withLock { ($0.instances.filter { !$0.isExpired }.count, $0.disabledClips) }

@@ -2,18 +2,25 @@ import Foundation
 import Synchronization
 
 /// A JSON-lines event log (`--events PATH.jsonl`): one JSON object per line, flushed as written so an interrupted
-/// run keeps every event it emitted.
+/// run keeps every event it emitted. A listener, when given, also hears every event as a value (the GStreamer
+/// elements turn them into bus messages).
 ///
 /// ## Thread Safety
-/// Writes are serialized by a mutex; any stage may emit from any thread.
+/// Writes are serialized by a mutex; any stage may emit from any thread. The listener is called on the emitting
+/// thread, outside the mutex.
 public final class EventLog: Sendable {
+    /// Hears each event as it is emitted, before it is written.
+    public typealias Listener = @Sendable (any Encodable) -> Void
+
     private let handle: Mutex<FileHandle?>
     private let encoder: JSONEncoder
+    private let listener: Listener?
     public let path: String?
 
-    /// Opens (truncating) `path`; nil makes a log that discards events.
-    public init(path: String?) throws {
+    /// Opens (truncating) `path`; nil makes a log that writes no file (it still calls `listener`).
+    public init(path: String?, listener: Listener? = nil) throws {
         self.path = path
+        self.listener = listener
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.encoder = encoder
@@ -31,11 +38,12 @@ public final class EventLog: Sendable {
 
     /// Appends one event as a line.
     public func emit<Event: Encodable>(_ event: Event) {
+        listener?(event)
         guard let data = try? encoder.encode(event) else { return }
         handle.withLock { file in
             guard let file else { return }
-            file.write(data)
-            file.write(Data([0x0A]))
+            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost event must not end the run.
+            try? file.write(contentsOf: data + [0x0A])
         }
     }
 

@@ -24,6 +24,8 @@ final class AnalysisLane: @unchecked Sendable {
     private let condition = NSCondition()
     private var busy = false
     private var stopping = false
+    /// Set by ``cancelWaits()``: waits for this lane return at once (the run is being stopped hard).
+    private var cancelled = false
     private var job: (pts: Duration, frameIndex: Int)?
     private var canvas: AnalysisCanvas?
     private var lastPTS: Duration = .zero
@@ -46,7 +48,13 @@ final class AnalysisLane: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
+        // The thread holds the lane weakly and signals `finished` after its last use of it, so that a stopped lane is
+        // freed by whoever stops it (a GStreamer element stops and frees its lanes many times in one process).
+        let finished = finished
+        let thread = Thread { [weak self] in
+            self?.run()
+            finished.signal()
+        }
         thread.name = "streamlens-analysis-\(stage.name)"
         self.thread = thread
         thread.start()
@@ -60,9 +68,18 @@ final class AnalysisLane: @unchecked Sendable {
         return !busy
     }
 
+    /// Waits until the lane is idle, or until ``cancelWaits()``.
     func waitUntilIdle() {
         condition.lock()
-        while busy { condition.wait() }
+        while busy && !cancelled { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Makes ``waitUntilIdle()`` and ``stop()`` return without waiting for a stage that may never finish.
+    func cancelWaits() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -85,9 +102,12 @@ final class AnalysisLane: @unchecked Sendable {
     func stop() {
         condition.lock()
         stopping = true
+        let giveUpSoon = cancelled
         condition.broadcast()
         condition.unlock()
-        if thread != nil { finished.wait() }
+        guard thread != nil else { return }
+        // After cancelWaits() a stuck stage gets two seconds; its thread is then left to finish on its own.
+        if giveUpSoon { _ = finished.wait(timeout: .now() + 2) } else { finished.wait() }
     }
 
     private func run() {
@@ -107,7 +127,6 @@ final class AnalysisLane: @unchecked Sendable {
             condition.unlock()
         }
         stage.finish(at: lastPTS)
-        finished.signal()
     }
 
     private func analyze(pts: Duration, frameIndex: Int) {

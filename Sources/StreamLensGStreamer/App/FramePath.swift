@@ -26,17 +26,31 @@ public final class FramePath: @unchecked Sendable {
         public var analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)]
         public var observer: (any FramePathObserver)?
         public var clock: any MonotonicClock
+        /// The input may be restarted (a reconnecting network source): its end-of-stream does not end the frame
+        /// path; the runner ends it with ``FramePath/stopAdmitting()``.
+        public var inputRestarts: Bool
+        /// Sizes the output accepts; frames are padded to them in the output's ``FramePath/outputFitName`` element.
+        /// Nil: frames go out at their size.
+        public var outputSizeRule: OutputSizeRule?
+        /// A forward step of the output timestamps larger than this is taken as damage and closed up, like a
+        /// backward one (a damaged MPEG-TS can stamp frames hours ahead). Nil: forward steps always pass (live
+        /// inputs, whose gaps are real time).
+        public var timestampJumpLimit: Duration?
 
         public init(
             pool: PoolConfiguration, compositors: [any CompositingStage] = [],
             analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
-            observer: (any FramePathObserver)? = nil, clock: any MonotonicClock = SystemClock()
+            observer: (any FramePathObserver)? = nil, clock: any MonotonicClock = SystemClock(),
+            inputRestarts: Bool = false, outputSizeRule: OutputSizeRule? = nil, timestampJumpLimit: Duration? = nil
         ) {
             self.pool = pool
             self.compositors = compositors
             self.analysis = analysis
             self.observer = observer
             self.clock = clock
+            self.inputRestarts = inputRestarts
+            self.outputSizeRule = outputSizeRule
+            self.timestampJumpLimit = timestampJumpLimit
         }
     }
 
@@ -57,10 +71,12 @@ public final class FramePath: @unchecked Sendable {
     private let handoff: FrameHandoff
     private let slots: UnsafeMutablePointer<Slot>
     private let lanes: [AnalysisLane]
-    private let appSink: UnsafeMutablePointer<GstAppSink>
+    /// The input's appsink and pipeline: replaced (on the control thread, once the old input is at NULL) when a
+    /// lost live input is reopened; read only by `start()`.
+    private var appSink: UnsafeMutablePointer<GstAppSink>
     private let appSource: UnsafeMutablePointer<GstAppSrc>?
     // Keep the pipelines alive as long as their elements are used.
-    private let input: Pipeline
+    private var input: Pipeline
     private let output: Pipeline?
 
     // Streaming-thread state: touched only by the appsink callbacks, which GStreamer serializes.
@@ -70,11 +86,22 @@ public final class FramePath: @unchecked Sendable {
     // Processing-thread state.
     private var copyPool: CopyPool?
     private var pushedFormat: VideoFormat?
+    private let outputFitter: OutputFitter?
+    /// The last timestamp handed to the output and the shift applied to keep output timestamps increasing.
+    private var lastPushedPTS: GstClockTime?
+    /// Added to every input PTS (wrapping arithmetic: it may be "negative" after a forward jump was closed up).
+    private var ptsShift: GstClockTime = 0
 
     private let negotiated = Mutex<VideoFormat?>(nil)
     private let outputFailure = Mutex<GStreamerError?>(nil)
+    private let fit = Mutex<OutputFit?>(nil)
+    /// Set by ``abort(cause:)``: frames not yet delivered are dropped with this cause.
+    private let abortCause = Mutex<DropCause?>(nil)
+    private let aborted = Atomic<Bool>(false)
     private let copiedFrames = Atomic<Int>(0)
+    private let arrivedFrames = Atomic<Int>(0)
     private let outputFrames = Atomic<Int>(0)
+    private let timestampShifts = Atomic<Int>(0)
     private let processingDone = DispatchSemaphore(value: 0)
     private var processingThread: Thread?
 
@@ -92,8 +119,12 @@ public final class FramePath: @unchecked Sendable {
                 throw .elementNotFound(name: sourceName)
             }
             appSource = source
+            outputFitter = configuration.outputSizeRule.flatMap { rule in
+                (try? output.child(named: Self.outputFitName)).map { OutputFitter(element: $0, rule: rule) }
+            }
         } else {
             appSource = nil
+            outputFitter = nil
         }
         pool = FramePool(configuration: configuration.pool, clock: configuration.clock)
         handoff = FrameHandoff(capacity: configuration.pool.capacity)
@@ -114,6 +145,18 @@ public final class FramePath: @unchecked Sendable {
         }
         slots.deinitialize(count: configuration.pool.capacity)
         slots.deallocate()
+    }
+
+    /// Takes frames from `newInput`'s appsink named `sinkName` from now on: a lost live input reopened as a fresh
+    /// pipeline (``Configuration/inputRestarts``). The old input must be at NULL (its streaming threads joined), so
+    /// that the appsink callbacks never run on two threads at once. Frame numbering and the pool carry on.
+    public func replaceInput(with newInput: Pipeline, sinkName: String) throws(GStreamerError) {
+        guard let sink = slx_as_app_sink(try newInput.child(named: sinkName)) else {
+            throw .elementNotFound(name: sinkName)
+        }
+        input = newInput
+        appSink = sink
+        installCallbacks(on: sink, delegate: self)
     }
 
     /// Installs the appsink callbacks and starts the processing and analysis threads. Call before PLAYING.
@@ -141,10 +184,33 @@ public final class FramePath: @unchecked Sendable {
         handoff.finish()
     }
 
+    /// Ends the frame path at once, without waiting for anything: admission stops, a push blocked on a full or
+    /// failed output returns, waits for analysis lanes return, and every frame not yet delivered is dropped with
+    /// `cause` (`stream_error` after an output failure, `interrupted` on a hard stop). The first cause given wins.
+    /// The processing thread then finishes within a frame's compositing time.
+    ///
+    /// The output gets end-of-stream behind the frames it already accepted, so an output that still moves can
+    /// finalize; one that is stuck stays stuck, but no longer holds the frame path.
+    public func abort(cause: DropCause) {
+        abortCause.withLock { if $0 == nil { $0 = cause } }
+        aborted.store(true, ordering: .sequentiallyConsistent)
+        stopAdmitting()
+        for lane in lanes { lane.cancelWaits() }
+        // gst_app_src_end_of_stream wakes a gst_app_src_push_buffer blocked on a full queue (it returns EOS) and
+        // touches nothing downstream. (A flush-start would travel downstream and block this thread in a sink that
+        // is stuck in a write.)
+        if let appSource { _ = gst_app_src_end_of_stream(appSource) }
+    }
+
+    /// The name of the `videobox` in the output pipeline that pads frames to ``Configuration/outputSizeRule``.
+    public static let outputFitName = "streamlens_fit"
+
     /// The format negotiated with the decoder, once the first frame arrived.
     public var format: VideoFormat? { negotiated.withLock { $0 } }
     /// Frames copied to make them writable for compositing.
     public var copies: Int { copiedFrames.load(ordering: .relaxed) }
+    /// Frames that came out of the decoder so far (admitted or not).
+    public var decodedCount: Int { arrivedFrames.load(ordering: .relaxed) }
     /// Frames pushed to the output (or discarded after processing when there is none).
     public var outputCount: Int { outputFrames.load(ordering: .relaxed) }
     /// CPU time each analysis stage's thread spent analysing, by stage name.
@@ -153,6 +219,14 @@ public final class FramePath: @unchecked Sendable {
     }
     /// Why the output refused frames, if it did.
     public var failure: GStreamerError? { outputFailure.withLock { $0 } }
+    /// How frames were padded for the encoder, when they had to be.
+    public var outputFit: OutputFit? { fit.withLock { $0 } }
+    /// Times the output timestamps were shifted because the input's went backwards or repeated (concatenated
+    /// recordings, a damaged file) or jumped past ``Configuration/timestampJumpLimit``.
+    public var timestampRepairs: Int { timestampShifts.load(ordering: .relaxed) }
+
+    /// Why a frame admitted but not delivered was dropped.
+    private var undeliveredCause: DropCause { abortCause.withLock { $0 } ?? .streamError }
 }
 
 // MARK: - Streaming thread
@@ -180,6 +254,7 @@ extension FramePath: AppSinkDelegate {
         let arrival = clock.now()
         let frameIndex = decodedFrames
         decodedFrames += 1
+        arrivedFrames.store(decodedFrames, ordering: .relaxed)
         let pts = duration(fromClockTime: slx_buffer_pts(buffer))
         let observer = configuration.observer
         observer?.frameArrived(index: frameIndex, pts: pts, at: arrival, discontinuity: slx_buffer_is_discont(buffer) != 0)
@@ -196,13 +271,15 @@ extension FramePath: AppSinkDelegate {
             return GST_FLOW_OK
         case .closed:
             slx_buffer_unref(buffer)
-            observer?.frameDropped(index: frameIndex, pts: pts, cause: .interrupted, at: clock.now())
+            let cause = abortCause.withLock { $0 } ?? .interrupted
+            observer?.frameDropped(index: frameIndex, pts: pts, cause: cause, at: clock.now())
             return GST_FLOW_EOS
         }
     }
 
     func appSinkReachedEndOfStream() {
-        handoff.finish()
+        // A restartable input's end is decided by the runner (it may reconnect).
+        if !configuration.inputRestarts { handoff.finish() }
     }
 }
 
@@ -253,7 +330,7 @@ extension FramePath {
                         pushTime: outputAt - pushStart, outputAt: outputAt, analysisLag: analysisLag))
             } else {
                 configuration.observer?.frameDropped(
-                    index: slot.frameIndex, pts: slot.pts, cause: .streamError, at: outputAt)
+                    index: slot.frameIndex, pts: slot.pts, cause: undeliveredCause, at: outputAt)
             }
         }
         for lane in lanes { lane.stop() }
@@ -266,13 +343,23 @@ extension FramePath {
             slx_buffer_unref(buffer)
             return true
         }
+        if aborted.load(ordering: .sequentiallyConsistent) {
+            slx_buffer_unref(buffer)
+            return false
+        }
         if pushedFormat !== format {
+            let padding = outputFitter?.fit(format)
+            if let padding { fit.withLock { $0 = padding } }
             gst_app_src_set_caps(appSource, format.caps)
             pushedFormat = format
         }
-        // gst_app_src_push_buffer takes the buffer (transfer full) and blocks while the appsrc queue is full.
+        let buffer = keepingTimestampsIncreasing(buffer, format: format)
+        // gst_app_src_push_buffer takes the buffer (transfer full) and blocks while the appsrc queue is full; abort()
+        // ends the appsrc's stream, which makes a blocked push return.
         let flow = gst_app_src_push_buffer(appSource, buffer)
         guard flow == GST_FLOW_OK else {
+            // EOS after abort() is ours, not the output's failure.
+            if aborted.load(ordering: .sequentiallyConsistent) { return false }
             outputFailure.withLock {
                 if $0 == nil {
                     let reason = String(cString: gst_flow_get_name(flow))
@@ -282,6 +369,31 @@ extension FramePath {
             return false
         }
         return true
+    }
+
+    /// Encoders and muxers refuse timestamps that go backwards (concatenated recordings start again at zero, a
+    /// damaged file repeats or jumps). When a frame's PTS is not after the last one pushed, or is further ahead than
+    /// ``Configuration/timestampJumpLimit``, it and every later frame are shifted by the same amount so that it
+    /// lands one frame after the last one; smaller forward jumps (gaps) pass unchanged.
+    private func keepingTimestampsIncreasing(
+        _ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat
+    ) -> UnsafeMutablePointer<GstBuffer> {
+        let original = slx_buffer_pts(buffer)
+        guard original != slx_clock_time_none() else { return buffer }
+        var pts = original &+ ptsShift
+        let jumpLimit = configuration.timestampJumpLimit.map { clockTime(from: $0) }
+        if let last = lastPushedPTS, pts <= last || jumpLimit.map({ pts - last > $0 }) == true {
+            let step = format.frameDuration.map { clockTime(from: $0) } ?? 1_000_000
+            ptsShift &+= last &+ step &- pts
+            pts = last &+ step
+            timestampShifts.add(1, ordering: .relaxed)
+        }
+        lastPushedPTS = pts
+        guard pts != original else { return buffer }
+        // Only the buffer's metadata is copied when someone else holds it; the pixels stay shared.
+        let writable = slx_buffer_make_writable(buffer)!
+        slx_buffer_set_pts(writable, pts)
+        return writable
     }
 
     /// Returns a buffer compositing may write: `buffer` itself when no one else holds it, otherwise a copy in a
@@ -297,8 +409,8 @@ extension FramePath {
 }
 
 /// A `GstVideoBufferPool` of frames in one format, for the copies compositing needs: buffers return to the pool when
-/// the output releases them, so steady state allocates nothing.
-private final class CopyPool {
+/// the output releases them, so steady state allocates nothing. (Internal: the plugin's drawing elements use it too.)
+final class CopyPool {
     let format: VideoFormat
     private let pool: UnsafeMutablePointer<GstBufferPool>
 

@@ -9,6 +9,9 @@ public enum BusMessage: Sendable, Equatable {
     case error(GStreamerError)
     /// An element warned; the run goes on.
     case warning(source: String, message: String)
+    /// An element skipped data it could not decode, demux or parse (a stream-error warning, e.g. a decoder
+    /// concealing a damaged frame); the run goes on.
+    case dataWarning(source: String, message: String)
     /// A sink dropped (or processed) buffers for lateness: `dropped` and `processed` are the element's totals.
     case qualityOfService(source: String, processed: UInt64, dropped: UInt64, jitter: Duration)
     /// Decoding needs a plugin that is not installed (`missing-plugin` element message).
@@ -29,13 +32,20 @@ public enum BusMessage: Sendable, Equatable {
             gst_message_parse_error(message, &error, &debug)
             let debugText = debug.map { String(cString: $0) }
             g_free(debug)
-            self = .error(.streamError(source: source, message: takeMessage(error), debug: debugText))
+            let damaged = Self.isDamagedData(error)
+            let text = takeMessage(error)
+            self = .error(
+                damaged
+                    ? .damagedData(source: source, message: text, debug: debugText)
+                    : .streamError(source: source, message: text, debug: debugText))
         case GST_MESSAGE_WARNING:
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
             gst_message_parse_warning(message, &error, &debug)
             g_free(debug)
-            self = .warning(source: source, message: takeMessage(error))
+            let damaged = Self.isDamagedData(error)
+            let text = takeMessage(error)
+            self = damaged ? .dataWarning(source: source, message: text) : .warning(source: source, message: text)
         case GST_MESSAGE_QOS:
             var format = GST_FORMAT_UNDEFINED
             var processed: guint64 = 0
@@ -59,5 +69,14 @@ public enum BusMessage: Sendable, Equatable {
         default:
             self = .other
         }
+    }
+
+    /// A GStreamer stream error (or warning) about the data itself: it could not be decoded, demuxed or parsed.
+    /// Missing decoders, unknown types, encoder and muxer failures are other codes.
+    private static func isDamagedData(_ error: UnsafeMutablePointer<GError>?) -> Bool {
+        guard let error, error.pointee.domain == gst_stream_error_quark() else { return false }
+        let code = UInt32(bitPattern: error.pointee.code)
+        return code == GST_STREAM_ERROR_DECODE.rawValue || code == GST_STREAM_ERROR_DEMUX.rawValue
+            || code == GST_STREAM_ERROR_FORMAT.rawValue
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 internal import CGStreamer
 internal import CGStreamerShim
 
@@ -80,6 +82,32 @@ public final class Pipeline: @unchecked Sendable {
         }
     }
 
+    /// Requests a state without letting a stuck element hold the caller: the change runs on a thread of its own and
+    /// the caller waits at most `limit`. Returns the outcome, `nil` when the change did not return in time (it goes
+    /// on in the background; the pipeline stays alive until it returns). Throws like ``setState(_:)``.
+    ///
+    /// Going to NULL or READY joins the streaming threads, which never return if an element is blocked in a system
+    /// call (a sink writing to a pipe nobody reads): this is the way out for those.
+    @discardableResult
+    public func setState(_ state: State, within limit: Duration) throws(GStreamerError) -> StateChange? {
+        let result = Mutex<GstStateChangeReturn?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            let change = gst_element_set_state(element, state.gstState)
+            result.withLock { $0 = change }
+            done.signal()
+        }
+        thread.name = "streamlens-state-\(label)"
+        thread.start()
+        guard done.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .success else { return nil }
+        switch result.withLock({ $0 }) {
+        case GST_STATE_CHANGE_FAILURE: throw .stateChangeFailed(pipeline: label, state: state.rawValue.uppercased())
+        case GST_STATE_CHANGE_ASYNC: return .async
+        case GST_STATE_CHANGE_NO_PREROLL: return .noPreroll
+        default: return .success
+        }
+    }
+
     /// Waits up to `timeout` for a pending asynchronous state change; returns the outcome.
     public func waitForState(timeout: Duration) -> StateChange? {
         var current = GST_STATE_VOID_PENDING
@@ -110,11 +138,22 @@ public final class Pipeline: @unchecked Sendable {
     /// Makes this pipeline run on `other`'s clock and base time, so that both see the same running time (used for
     /// a live input and its output pipeline).
     public func shareClockAndBaseTime(with other: Pipeline) {
-        guard let clock = gst_pipeline_get_clock(gcast(other.element)) else { return }
-        gst_pipeline_use_clock(gcast(element), clock)
-        gst_object_unref(UnsafeMutableRawPointer(clock))
+        if let timeline = other.timeline { adopt(timeline) }
+    }
+
+    /// The clock and base time running time is measured against; nil before the pipeline has a clock (PLAYING).
+    public var timeline: PipelineTimeline? {
+        guard let clock = gst_pipeline_get_clock(gcast(element)) else { return nil }
+        return PipelineTimeline(clock: clock, baseTime: gst_element_get_base_time(element))
+    }
+
+    /// Runs this pipeline on `timeline` (before PLAYING): its running time continues that of the pipeline the
+    /// timeline came from. A reopened live input keeps its timestamps on the line of the one it replaces.
+    public func adopt(_ timeline: PipelineTimeline) {
+        gst_pipeline_use_clock(gcast(element), timeline.clock)
+        // Without a start time the pipeline keeps the base time it is given instead of taking a new one.
         gst_element_set_start_time(element, slx_clock_time_none())
-        gst_element_set_base_time(element, gst_element_get_base_time(other.element))
+        gst_element_set_base_time(element, timeline.baseTime)
     }
 
     /// The element named `name` (borrowed by the returned wrapper for the pipeline's lifetime).
@@ -166,4 +205,22 @@ extension Pipeline {
         defer { slx_caps_unref(caps) }
         return VideoFormat(caps: caps)
     }
+}
+
+/// A pipeline's clock and base time (see ``Pipeline/timeline``).
+///
+/// Ownership: holds a reference to the clock (`.full`, from `gst_pipeline_get_clock`), released in `deinit`.
+///
+/// ## Thread Safety
+/// Immutable; GStreamer clocks are thread-safe.
+public final class PipelineTimeline: @unchecked Sendable {
+    let clock: UnsafeMutablePointer<GstClock>
+    let baseTime: GstClockTime
+
+    init(clock: UnsafeMutablePointer<GstClock>, baseTime: GstClockTime) {
+        self.clock = clock
+        self.baseTime = baseTime
+    }
+
+    deinit { gst_object_unref(UnsafeMutableRawPointer(clock)) }
 }

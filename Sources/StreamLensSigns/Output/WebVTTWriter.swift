@@ -37,7 +37,8 @@ public final class WebVTTWriter: Sendable {
             guard let file = state.file else { return }
             state.cues += 1
             let cue = "\(state.cues)\n\(Self.timestamp(start)) --> \(Self.timestamp(end))\n\(body)\n\n"
-            file.write(Data(cue.utf8))
+            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost cue must not end the run.
+            try? file.write(contentsOf: Data(cue.utf8))
         }
     }
 

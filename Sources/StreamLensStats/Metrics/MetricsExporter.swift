@@ -49,6 +49,15 @@ public final class MetricsExporter: Sendable {
                     help: "Frames that never reached the output, or the sink dropped, by cause")
             }
             count("streamlens_source_gaps_total", snapshot.gaps, help: "Gaps in the source timestamps")
+            count(
+                "streamlens_decode_errors_total", figures.decodeErrors,
+                help: "Damaged data the input's decoders and demuxers skipped")
+            count(
+                "streamlens_reconnects_total", figures.reconnects.count,
+                help: "Outages of a live input that ended with frames again")
+            count(
+                "streamlens_reconnect_attempts_total", figures.reconnects.attempts,
+                help: "Attempts to reopen a lost live input")
             for (stage, report) in figures.analysis {
                 count(
                     "streamlens_analysis_completed_total", labels: [("stage", stage)], report.completed,
@@ -71,6 +80,9 @@ public final class MetricsExporter: Sendable {
         gauge("streamlens_stalled_seconds", figures.stalledMilliseconds / 1000, help: "Time the source was stalled")
         gauge("streamlens_blocked_episodes", Double(snapshot.blockedEpisodes), help: "Episodes of a blocked producer")
         gauge("streamlens_blocked_seconds", figures.blockedMilliseconds / 1000, help: "Time the producer waited for the pool")
+        gauge(
+            "streamlens_reconnect_seconds", figures.reconnects.totalMilliseconds / 1000,
+            help: "Time live inputs were lost before they came back")
         let jitter = JitterSummaryAsPercentiles.percentiles(figures.jitterMilliseconds)
         for (quantile, pick) in [("0.5", \PercentileSummary.p50), ("0.95", \.p95), ("0.99", \.p99)] {
             gauge(

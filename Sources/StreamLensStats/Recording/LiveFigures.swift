@@ -8,4 +8,8 @@ public struct LiveFigures: Sendable, Equatable {
     /// Total time in stalls and blocked on the pool so far, in milliseconds.
     public var stalledMilliseconds: Double
     public var blockedMilliseconds: Double
+    /// Reopenings of a lost live input so far.
+    public var reconnects: ReconnectSummary
+    /// Damaged-data reports from the input's decoders and demuxers so far.
+    public var decodeErrors: Int
 }

@@ -34,6 +34,10 @@ public final class RunRecorder: FramePathObserver {
     private let droppedInterrupted = Atomic<Int>(0)
     /// The largest total the sink has reported (its counter only grows; reports may come out of order).
     private let sinkDropTotal = Atomic<UInt64>(0)
+    private let decodeErrors = Atomic<Int>(0)
+    private let reconnectAttempts = Atomic<Int>(0)
+    private let reconnects = Atomic<Int>(0)
+    private let reconnectNanoseconds = Atomic<Int64>(0)
 
     private let source: Mutex<SourceState>
     private let outputSide = Mutex(OutputState())
@@ -99,6 +103,31 @@ public final class RunRecorder: FramePathObserver {
             state.closeOpenStall(at: time)
         }
         timeline?.flush()
+    }
+
+    // MARK: - Input health
+
+    /// A decoder or demuxer skipped damaged data (a warning or a damaged-data error on the input).
+    public func decodeErrorReported() {
+        decodeErrors.add(1, ordering: .relaxed)
+    }
+
+    /// The runner tried to reopen a lost live input.
+    public func reconnectAttempted() {
+        reconnectAttempts.add(1, ordering: .relaxed)
+    }
+
+    /// A lost live input came back: `outage` is the time from losing it to its first frame after.
+    public func inputReconnected(after outage: Duration) {
+        reconnects.add(1, ordering: .relaxed)
+        reconnectNanoseconds.add(Int64(outage.reportMilliseconds * 1_000_000), ordering: .relaxed)
+    }
+
+    private var reconnectSummary: ReconnectSummary {
+        ReconnectSummary(
+            count: reconnects.load(ordering: .relaxed),
+            totalMilliseconds: Double(reconnectNanoseconds.load(ordering: .relaxed)) / 1_000_000,
+            attempts: reconnectAttempts.load(ordering: .relaxed))
     }
 
     // MARK: - FramePathObserver
@@ -215,6 +244,8 @@ public final class RunRecorder: FramePathObserver {
                     lastError: $0.lastError)
             }
         }
+        let reconnectSummary = reconnectSummary
+        let decodeErrorCount = decodeErrors.load(ordering: .relaxed)
         return source.withLock { state in
             let jitter = state.jitter.histogram.summary
             return LiveFigures(
@@ -224,7 +255,8 @@ public final class RunRecorder: FramePathObserver {
                     rfc3550: state.jitter.runningEstimateMilliseconds, count: jitter.count),
                 analysis: analysisReports,
                 stalledMilliseconds: state.episodes.stalls(at: time ?? state.latestTime).total.reportMilliseconds,
-                blockedMilliseconds: state.episodes.blocked.total.reportMilliseconds)
+                blockedMilliseconds: state.episodes.blocked.total.reportMilliseconds,
+                reconnects: reconnectSummary, decodeErrors: decodeErrorCount)
         }
     }
 
@@ -271,7 +303,7 @@ public final class RunRecorder: FramePathObserver {
                 dropped: Dictionary(uniqueKeysWithValues: DropCause.allCases.map { ($0.rawValue, counts.dropped[$0] ?? 0) }),
                 analysisSkipped: analysisReports.mapValues(\.skipped),
                 gaps: sourceState.gaps.events, missingFrames: sourceState.gaps.missingFrames,
-                discontinuities: sourceState.gaps.discontinuities),
+                discontinuities: sourceState.gaps.discontinuities, decodeErrors: decodeErrors.load(ordering: .relaxed)),
             throughputFPS: duration > .zero ? Double(counts.output) / duration.reportSeconds : 0,
             jitterMilliseconds: JitterSummary(
                 p50: jitter.p50, p95: jitter.p95, p99: jitter.p99, max: jitter.max,
@@ -282,6 +314,7 @@ public final class RunRecorder: FramePathObserver {
             analysis: analysisReports,
             stalls: EpisodeSummary(count: stalls.count, totalMilliseconds: stalls.total.reportMilliseconds),
             blocked: EpisodeSummary(count: blocked.count, totalMilliseconds: blocked.total.reportMilliseconds),
+            reconnects: reconnectSummary,
             peakRSSMegabytes: ProcessResources.peakResidentMegabytes(),
             cpuSeconds: ProcessResources.cpuSeconds(),
             latencyHistogramMilliseconds: outputState.latency.bins(),

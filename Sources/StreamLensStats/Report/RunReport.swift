@@ -34,6 +34,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var stalls: EpisodeSummary
     /// Periods the producer waited for a pool slot (downstream backpressure).
     public var blocked: EpisodeSummary
+    /// Reopenings of a lost live input (network source, camera); nil in reports written before it was recorded.
+    public var reconnects: ReconnectSummary?
     /// Peak resident memory of the process (VmHWM), in MiB; nil where unavailable.
     public var peakRSSMegabytes: Double?
     /// User + system CPU time of the process, in seconds.
@@ -59,6 +61,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         case analysis
         case stalls
         case blocked
+        case reconnects
         case peakRSSMegabytes = "peak_rss_mb"
         case cpuSeconds = "cpu_seconds"
         case latencyHistogramMilliseconds = "latency_histogram_ms"
@@ -84,6 +87,11 @@ public struct FrameCounts: Codable, Sendable, Equatable {
     public var missingFrames: Int
     /// Buffers the source flagged as a discontinuity (after the first).
     public var discontinuities: Int
+    /// Damaged data the input's decoders and demuxers skipped (their warnings, and an error that cut a file
+    /// short); nil in reports written before it was counted.
+    public var decodeErrors: Int?
+    /// Times the output timestamps had to be shifted forward because the input's went backwards; nil when none.
+    public var timestampRepairs: Int?
 
     /// The sum of ``dropped``.
     public var droppedTotal: Int { dropped.values.reduce(0, +) }
@@ -91,6 +99,8 @@ public struct FrameCounts: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case decoded, output, dropped, gaps, discontinuities
         case analysisSkipped = "analysis_skipped"
+        case decodeErrors = "decode_errors"
+        case timestampRepairs = "timestamp_repairs"
         case missingFrames = "missing_frames"
     }
 }
@@ -129,6 +139,27 @@ public struct EpisodeSummary: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case count
+        case totalMilliseconds = "total_ms"
+    }
+}
+
+/// Reopenings of a lost live input: each outage that ended with frames again counts once.
+public struct ReconnectSummary: Codable, Sendable, Equatable {
+    /// Outages the input recovered from.
+    public var count: Int
+    /// Total time from losing the input to its first frame after, over those outages.
+    public var totalMilliseconds: Double
+    /// Attempts to reopen it (successful or not).
+    public var attempts: Int
+
+    public init(count: Int, totalMilliseconds: Double, attempts: Int) {
+        self.count = count
+        self.totalMilliseconds = totalMilliseconds
+        self.attempts = attempts
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case count, attempts
         case totalMilliseconds = "total_ms"
     }
 }

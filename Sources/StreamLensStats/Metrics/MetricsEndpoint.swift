@@ -1,10 +1,11 @@
 import Dispatch
-import StreamLensStats
 
-/// Starts and stops the Prometheus endpoint from the (synchronous) run loop's thread. The server itself runs on
-/// Swift concurrency's threads; the control thread only waits for it to listen.
-enum MetricsEndpoint {
-    static func start(port: Int, recorder: RunRecorder) throws(StatsError) -> MetricsServer {
+/// Starts and stops the Prometheus endpoint from a synchronous thread (the command line's run loop, a GStreamer
+/// element's state change). The server itself runs on Swift concurrency's threads; the calling thread only waits
+/// for it to listen.
+public enum MetricsEndpoint {
+    /// Serves `recorder`'s metrics on loopback `port`; returns once the server listens.
+    public static func start(port: Int, recorder: RunRecorder) throws(StatsError) -> MetricsServer {
         let result = ResultBox()
         let started = DispatchSemaphore(value: 0)
         Task {
@@ -25,7 +26,8 @@ enum MetricsEndpoint {
         }
     }
 
-    static func stop(_ server: MetricsServer) {
+    /// Stops `server` and waits until it has.
+    public static func stop(_ server: MetricsServer) {
         let stopped = DispatchSemaphore(value: 0)
         Task {
             await server.stop()

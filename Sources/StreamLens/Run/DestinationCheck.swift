@@ -1,0 +1,193 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Refuses, before anything is opened, a run that would write over its own input or write two outputs into one
+/// file. Every file the run writes is compared with every file it reads: by resolved path (symlinks followed) and,
+/// when both exist, by device and inode (hard links).
+///
+/// Files read: the input file, a `file://` URI, and `location=`/`uri=file://` values in a source description.
+/// Files written: the output file and its `NAME.partial`, `location=` values in a sink description (filesink,
+/// multifilesink, splitmuxsink, hlssink2's `playlist-location`…), and the report, timeline, HTML, events and
+/// subtitles files with their partial names.
+enum DestinationCheck {
+    static func check(_ configuration: RunConfiguration) throws(RunError) {
+        let reads = inputFiles(configuration.input)
+        let writes = outputFiles(configuration)
+        for written in writes {
+            if written.replacedByRename, let kind = FileOnDisk.nonRegularKind(at: written.path) {
+                throw .outputNotAFile(option: written.option, path: written.path, kind: kind)
+            }
+            for read in reads {
+                if let how = FileOnDisk.sameFile(written.path, read) {
+                    throw .outputIsInput(option: written.option, path: written.path, input: read, how: how)
+                }
+            }
+        }
+        for (index, first) in writes.enumerated() {
+            for second in writes[(index + 1)...] where FileOnDisk.sameFile(first.path, second.path) != nil {
+                throw .outputsCollide(path: second.path, first: first.option, second: second.option)
+            }
+        }
+    }
+
+    /// A file the run writes, with the option that names it (for the message).
+    struct WrittenFile {
+        var option: String
+        var path: String
+        /// StreamLens writes it as NAME.partial and renames it, so it must be (or become) a regular file; a sink
+        /// description may write where it likes (a FIFO, a device).
+        var replacedByRename = true
+    }
+
+    static func inputFiles(_ input: InputSource) -> [String] {
+        switch input {
+        case .file(let path): [path]
+        case .uri(let uri): URL(string: uri).flatMap { $0.isFileURL ? $0.path : nil }.map { [$0] } ?? []
+        case .camera: []
+        case .description(let description): locations(in: description, keySuffix: "location") + fileURIs(in: description)
+        }
+    }
+
+    static func outputFiles(_ configuration: RunConfiguration) -> [WrittenFile] {
+        var files: [WrittenFile] = []
+        switch configuration.output {
+        case .null: break
+        case .file(let path, _):
+            // The file is written as NAME.partial (next to the symlink's target) and renamed: both names matter.
+            let destination = PartialFile(path: path)
+            files.append(WrittenFile(option: "--output", path: path))
+            files.append(WrittenFile(option: "--output", path: destination.partialPath))
+        case .description(let description):
+            files += locations(in: description, keySuffix: "location").map {
+                WrittenFile(option: "--output", path: $0, replacedByRename: false)
+            }
+        }
+        let reports: [(String, String?)] = [
+            ("--report", configuration.reportPath), ("--timeline", configuration.timelinePath),
+            ("--html", configuration.htmlPath), ("--events", configuration.eventsPath),
+            ("--subtitles", configuration.subtitlesPath),
+        ]
+        for case (let option, let path?) in reports {
+            files.append(WrittenFile(option: option, path: path))
+            files.append(WrittenFile(option: option, path: PartialFile(path: path).partialPath))
+        }
+        return files
+    }
+
+    /// Values of properties whose name ends in `keySuffix` (`location=`, `playlist-location=`) in a
+    /// `gst-launch`-style description; quoted values may hold spaces and escaped quotes.
+    static func locations(in description: String, keySuffix: String) -> [String] {
+        propertyValues(in: description).filter { $0.key.hasSuffix(keySuffix) }.map(\.value)
+    }
+
+    /// Paths of `uri=file://…` values.
+    static func fileURIs(in description: String) -> [String] {
+        propertyValues(in: description).filter { $0.key == "uri" }
+            .compactMap { URL(string: $0.value).flatMap { $0.isFileURL ? $0.path : nil } }
+    }
+
+    /// Every `key=value` in a description, in order.
+    static func propertyValues(in description: String) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        let characters = Array(description)
+        var index = 0
+        while index < characters.count {
+            guard characters[index] == "=" else {
+                index += 1
+                continue
+            }
+            var keyStart = index
+            while keyStart > 0, characters[keyStart - 1].isLetter || characters[keyStart - 1].isNumber
+                || characters[keyStart - 1] == "-" || characters[keyStart - 1] == "_"
+            {
+                keyStart -= 1
+            }
+            let key = String(characters[keyStart..<index])
+            index += 1
+            var value = ""
+            if index < characters.count, characters[index] == "\"" || characters[index] == "'" {
+                let quote = characters[index]
+                index += 1
+                while index < characters.count, characters[index] != quote {
+                    if characters[index] == "\\", index + 1 < characters.count { index += 1 }
+                    value.append(characters[index])
+                    index += 1
+                }
+                index += 1
+            } else {
+                while index < characters.count, !characters[index].isWhitespace, characters[index] != "!" {
+                    value.append(characters[index])
+                    index += 1
+                }
+            }
+            if !key.isEmpty { pairs.append((key, value)) }
+        }
+        return pairs
+    }
+}
+
+/// What the file system says about paths, for the destination check and partial files.
+enum FileOnDisk {
+    /// How `written` and `read` are the same file ("the same path", "a symlink to it", "a hard link of it"), or nil
+    /// when they are different files.
+    static func sameFile(_ written: String, _ read: String) -> String? {
+        if canonicalPath(written) == canonicalPath(read) {
+            return isSymlink(written) || isSymlink(read) ? "the same file through a symlink" : "the same path"
+        }
+        if let first = identity(of: written), let second = identity(of: read), first == second {
+            return "a hard link of the same file"
+        }
+        return nil
+    }
+
+    /// The absolute path with symlinks resolved; for a path that does not exist yet, its folder's resolved path
+    /// and its name.
+    static func canonicalPath(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let resolved = realPath(absolute) { return resolved }
+        let url = URL(fileURLWithPath: absolute)
+        let folder = realPath(url.deletingLastPathComponent().path) ?? url.deletingLastPathComponent().path
+        return (folder as NSString).appendingPathComponent(url.lastPathComponent)
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Device and inode of the file at `path` (symlinks followed); nil when it does not exist.
+    static func identity(of path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
+    static func isSymlink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// "a folder", "a FIFO", "a device", "a socket" for an existing path that is not a regular file (symlinks
+    /// followed); nil for a regular file or nothing.
+    static func nonRegularKind(at path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        default: return "a device"
+        }
+    }
+
+    /// The size of the regular file at `path`, nil when there is none.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file written as `NAME.partial` in the same folder and renamed to `NAME` only once it is complete, so that a
+/// failed or interrupted run never leaves a half-written file under the final name and never replaces a good file
+/// with a broken one. `rename(2)` in one folder is atomic: readers see the old file or the new one, nothing between.
+///
+/// When `NAME` is a symlink, the target is what gets replaced (the link stays), so the partial file sits next to
+/// the target.
+struct PartialFile: Sendable, Equatable {
+    /// The name the finished file gets (a symlink's target when `NAME` is a symlink).
+    let destination: String
+
+    /// The suffix every partial file carries (batch jobs look for it).
+    static let suffix = ".partial"
+
+    init(path: String) {
+        destination = FileOnDisk.isSymlink(path) ? (FileOnDisk.realPath(path) ?? path) : path
+    }
+
+    /// Where the file is written until it is complete.
+    var partialPath: String { destination + Self.suffix }
+
+    /// Removes a partial file left by an earlier run that died (it would otherwise be appended to or mistaken for
+    /// this run's output).
+    func removeStale() {
+        if FileOnDisk.size(of: partialPath) != nil { unlink(partialPath) }
+    }
+
+    /// Renames the partial file to its final name, replacing what was there.
+    func commit() throws(RunError) {
+        guard rename(partialPath, destination) == 0 else {
+            throw .cannotWrite(path: destination, reason: "renaming '\(partialPath)' failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Removes the partial file.
+    func discard() {
+        unlink(partialPath)
+    }
+
+    /// Writes `data` to the partial name and renames it: the file appears whole or not at all.
+    static func write(_ data: Data, to path: String) throws(RunError) {
+        let file = PartialFile(path: path)
+        do {
+            try data.write(to: URL(fileURLWithPath: file.partialPath))
+        } catch {
+            file.discard()
+            throw .cannotWrite(path: path, reason: "check that the folder exists, is writable and has room")
+        }
+        try file.commit()
+    }
+}

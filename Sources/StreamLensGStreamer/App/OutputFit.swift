@@ -1,0 +1,72 @@
+internal import CGStreamer
+internal import CGStreamerShim
+
+/// The sizes an output's encoder and muxer accept: x264 encodes 4:2:0 only at even widths and heights ("Can not
+/// initialize x264 encoder" otherwise), and mp4mux, qtmux and webmmux refuse frames under 16×16 (not-negotiated).
+public struct OutputSizeRule: Sendable, Equatable {
+    /// Width and height are padded up to a multiple of this.
+    public var multiple: Int
+    /// … and up to at least this.
+    public var minimum: Int
+
+    public init(multiple: Int, minimum: Int) {
+        precondition(multiple >= 1 && minimum >= 1, "sizes are positive")
+        self.multiple = multiple
+        self.minimum = minimum
+    }
+
+    /// The smallest accepted size not below `size`.
+    func fitted(_ size: Int) -> Int {
+        max(minimum, (size + multiple - 1) / multiple * multiple)
+    }
+}
+
+/// How frames were fitted to the output's size constraints (``OutputSizeRule``) on the way out.
+///
+/// Frames are padded with black columns on the right and rows at the bottom rather than cropped: no decoded pixel is
+/// lost, and the picture keeps its place (analysis boxes stay where they were drawn).
+public struct OutputFit: Sendable, Equatable, CustomStringConvertible {
+    /// The decoded size.
+    public var width: Int
+    public var height: Int
+    /// The size handed to the encoder.
+    public var encodedWidth: Int
+    public var encodedHeight: Int
+
+    /// Always `pad` today (the name says what happened, for reports).
+    public var mode: String { "pad" }
+
+    /// "padded 641×361 to 642×362 (1 column right, 1 row bottom) for the encoder".
+    public var description: String {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        var parts: [String] = []
+        if encodedWidth > width { parts.append(count(encodedWidth - width, "column") + " right") }
+        if encodedHeight > height { parts.append(count(encodedHeight - height, "row") + " bottom") }
+        return "padded \(width)×\(height) to \(encodedWidth)×\(encodedHeight) "
+            + "(\(parts.joined(separator: ", "))) for the encoder"
+    }
+}
+
+/// Sets the output pipeline's `videobox` (named ``FramePath/outputFitName``) so that the encoder gets a size it
+/// accepts. Called on the processing thread whenever the caps pushed to the output change; `videobox` reconfigures
+/// itself and is in passthrough (no copy) while every border is 0.
+final class OutputFitter {
+    private let element: UnsafeMutablePointer<GstElement>
+    private let rule: OutputSizeRule
+
+    init(element: UnsafeMutablePointer<GstElement>, rule: OutputSizeRule) {
+        self.element = element
+        self.rule = rule
+    }
+
+    /// Pads `format` to the rule; returns what was done, nil when the size already fitted.
+    func fit(_ format: VideoFormat) -> OutputFit? {
+        let fit = OutputFit(
+            width: format.width, height: format.height,
+            encodedWidth: rule.fitted(format.width), encodedHeight: rule.fitted(format.height))
+        // videobox: a negative border adds that many pixels of fill (black) on that side.
+        slx_object_set_int(element, "right", gint(format.width - fit.encodedWidth))
+        slx_object_set_int(element, "bottom", gint(format.height - fit.encodedHeight))
+        return fit.encodedWidth == fit.width && fit.encodedHeight == fit.height ? nil : fit
+    }
+}

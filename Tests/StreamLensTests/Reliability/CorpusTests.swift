@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// One file of the bad-input corpus (scripts/make-corpus.sh) run through `streamlens run`, with what it must do:
+/// fail with one clear line and an exit status, or complete with the right number of frames, in both cases within
+/// a time bound (nothing may hang).
+struct CorpusCase: Sendable, CustomTestStringConvertible {
+    enum Outcome: Sendable {
+        /// Exit `status` with `message` in the one error line; nothing written.
+        case fails(status: Int32, message: String)
+        /// Exit 0 with `frames` frames decoded and output (all of them), the output file complete and holding
+        /// exactly the frames the report counts, at `size` when given (after padding for the encoder).
+        case completes(frames: ClosedRange<Int>, size: (width: Int, height: Int)? = nil)
+    }
+
+    var input: String
+    /// The output file's extension ("mkv", "mp4"); nil: `--output null`.
+    var output: String? = "mkv"
+    var options: [String] = []
+    var outcome: Outcome
+    var limit: Duration = .seconds(30)
+
+    var testDescription: String { "\(input)\(options.isEmpty ? "" : " " + options.joined(separator: " ")) → \(output ?? "null")" }
+}
+
+extension CorpusCase {
+    static let inputs: [CorpusCase] = [
+        // Not video at all: one line, exit 1, at once.
+        CorpusCase(input: "zero-byte.mp4", outcome: .fails(status: 1, message: "is empty (0 bytes)")),
+        CorpusCase(input: "random-bytes.mp4", outcome: .fails(status: 1, message: "is not a video GStreamer can decode")),
+        CorpusCase(input: "text-renamed.mkv", outcome: .fails(status: 1, message: "is not a video GStreamer can decode")),
+        CorpusCase(input: "audio-only.m4a", outcome: .fails(status: 1, message: "has no video stream")),
+        CorpusCase(input: "a-folder.mp4", outcome: .fails(status: 1, message: "is a folder, not a file")),
+        CorpusCase(input: "no-moov.mp4", outcome: .fails(status: 1, message: "is damaged: no frame could be decoded")),
+        // Truncated: the frames before the cut come out (bikes.mp4 has 250).
+        CorpusCase(input: "truncated-25.mp4", outcome: .completes(frames: 40...100)),
+        CorpusCase(input: "truncated-50.mp4", outcome: .completes(frames: 90...160)),
+        CorpusCase(input: "truncated-90.mp4", outcome: .completes(frames: 180...240)),
+        CorpusCase(input: "truncated-50.mkv", outcome: .completes(frames: 90...160)),
+        // Damaged in the middle: decoded around the damage.
+        CorpusCase(input: "corrupted-mdat.mp4", outcome: .completes(frames: 200...250)),
+        CorpusCase(input: "damaged.ts", output: "mp4", outcome: .completes(frames: 100...240)),
+        // Odd sizes: padded for x264 (even) and mp4mux (16 at least); every frame encoded.
+        CorpusCase(input: "odd-1x1.mkv", outcome: .completes(frames: 10...10, size: (2, 2))),
+        CorpusCase(input: "odd-3x3.mkv", outcome: .completes(frames: 10...10, size: (4, 4))),
+        CorpusCase(input: "odd-17x9.mkv", outcome: .completes(frames: 10...10, size: (18, 10))),
+        CorpusCase(input: "odd-17x9.mkv", output: "mp4", outcome: .completes(frames: 10...10, size: (18, 16))),
+        CorpusCase(input: "odd-17x9.mkv", output: "webm", outcome: .completes(frames: 10...10, size: (17, 16))),
+        CorpusCase(input: "odd-641x361-444.mp4", output: "mp4", outcome: .completes(frames: 25...25, size: (642, 362))),
+        CorpusCase(input: "odd-720x405.mpg", output: "mp4", outcome: .completes(frames: 25...25, size: (720, 406))),
+        // Both analysers on odd-sized real footage.
+        CorpusCase(
+            input: "odd-641x361-444.mp4", output: "mp4", options: ["--detector", "hog", "--speed-limits", "eu"],
+            outcome: .completes(frames: 25...25, size: (642, 362)), limit: .seconds(60)),
+        CorpusCase(
+            input: "odd-720x405.mpg", output: "mkv", options: ["--detector", "hog", "--speed-limits", "eu"],
+            outcome: .completes(frames: 25...25, size: (720, 406)), limit: .seconds(60)),
+        // Odd formats: converted to 4:2:0 8-bit on the way in.
+        CorpusCase(input: "interlaced-576i.mpg", output: "mp4", outcome: .completes(frames: 25...25, size: (720, 576))),
+        CorpusCase(input: "h264-444.mp4", output: "mp4", outcome: .completes(frames: 25...25, size: (640, 272))),
+        CorpusCase(input: "h264-422-10bit.mkv", outcome: .completes(frames: 25...25, size: (640, 272))),
+        CorpusCase(input: "prores-422-10bit.mov", outcome: .completes(frames: 25...25, size: (640, 272))),
+        CorpusCase(input: "hevc-10bit.mkv", output: "mp4", outcome: .completes(frames: 25...25, size: (640, 272))),
+        CorpusCase(input: "vtest-30.avi", outcome: .completes(frames: 30...30, size: (768, 576))),
+        CorpusCase(input: "4k.mp4", output: "mp4", outcome: .completes(frames: 5...5, size: (3840, 2160)), limit: .seconds(60)),
+        CorpusCase(input: "8k.mkv", outcome: .completes(frames: 3...3, size: (7680, 4320)), limit: .seconds(90)),
+        // A phone video (landscape stored, rotated 90° in its container): output and analysis see it upright.
+        CorpusCase(input: "rotated-90.mp4", output: "mp4", outcome: .completes(frames: 25...25, size: (272, 640))),
+        // Timestamps: variable rate, restarting at zero, jumping ahead.
+        CorpusCase(input: "vfr.mkv", outcome: .completes(frames: 50...50)),
+        CorpusCase(input: "timestamps-backwards.ts", output: "mp4", outcome: .completes(frames: 100...100)),
+        CorpusCase(input: "timestamps-jump.ts", output: "mp4", outcome: .completes(frames: 100...100)),
+        // Stills and animations (GStreamer's GIF demuxer never ends its stream: taken as ended after 5 s idle).
+        CorpusCase(input: "still.jpg", outcome: .completes(frames: 1...1)),
+        CorpusCase(input: "still.png", outcome: .completes(frames: 1...1)),
+        CorpusCase(input: "still.gif", outcome: .completes(frames: 1...1)),
+        CorpusCase(input: "logo-animated.gif", output: "mp4", outcome: .completes(frames: 20...20, size: (128, 128))),
+        // Names with spaces, accents, a dash and CJK characters.
+        CorpusCase(input: "ünïcødé folder/rue du marché – 東京 1.mp4", outcome: .completes(frames: 20...20)),
+    ]
+}
+
+@Suite(.serialized) struct CorpusTests {
+    @Test(arguments: CorpusCase.inputs)
+    func corpusInput(_ testCase: CorpusCase) async throws {
+        let input = try await Corpus.file(testCase.input)
+        // Outputs go to a folder with a space and accents too.
+        let folder = try makeTemporaryFolder().appendingPathComponent("sortie ü")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let output = testCase.output.map { folder.appendingPathComponent("résultat 1.\($0)") }
+        let reportPath = folder.appendingPathComponent("report.json")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", input.path, "--output", output?.path ?? "null", "--quiet", "--report", reportPath.path]
+                + testCase.options,
+            in: folder, limit: testCase.limit)
+        #expect(seconds < testCase.limit.seconds, "took \(seconds) s")
+        switch testCase.outcome {
+        case .fails(let status, let message):
+            let line = result.standardError.split(separator: "\n").first.map(String.init) ?? ""
+            ReliabilityTable.record(
+                testCase.testDescription, outcome: "`\(line.replacingOccurrences(of: "|", with: "\\|"))`",
+                status: result.status, seconds: seconds)
+            #expect(result.status == status, "stderr: \(result.standardError)")
+            let errorLines = result.standardError.split(separator: "\n").filter { $0.contains("error") }
+            #expect(errorLines.count == 1, "stderr: \(result.standardError)")
+            #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
+            if let output {
+                #expect(!FileManager.default.fileExists(atPath: output.path))
+                #expect(!FileManager.default.fileExists(atPath: output.path + ".partial"))
+            }
+        case .completes(let frames, let size):
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+            let report = try Report(reportPath)
+            #expect(frames.contains(report.output), "output \(report.output) frames")
+            #expect(report.conservesFrames)
+            #expect(report.output == report.decoded, "dropped: \(report.dropped)")
+            guard let output else { return }
+            #expect(report.outputFileState == "complete")
+            #expect(!FileManager.default.fileExists(atPath: output.path + ".partial"))
+            let decoded = try await decode(output)
+            ReliabilityTable.record(
+                testCase.testDescription,
+                outcome: "\(decoded.frames.count) frames, \(decoded.width)×\(decoded.height)"
+                    + (report.decodeErrors > 0 ? ", \(report.decodeErrors) decode errors" : "")
+                    + (report.gaps > 0 ? ", \(report.gaps) gaps" : ""),
+                status: result.status, seconds: seconds)
+            #expect(decoded.frames.count == report.output)
+            if let size { #expect((decoded.width, decoded.height) == size) }
+            // Output timestamps only go forward, whatever the input's did.
+            let stamps = decoded.frames.compactMap(\.pts)
+            #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "timestamps \(stamps.prefix(20))")
+            if let size, let fit = report.outputFit { #expect(fit == size) }
+        }
+    }
+
+    /// A FIFO given as input would block the reader until someone writes to it: refused at once.
+    @Test func aFIFOInputIsRefusedAtOnce() async throws {
+        let folder = try makeTemporaryFolder()
+        let fifo = folder.appendingPathComponent("camera.mp4")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let (result, seconds) = try await timedRun(["run", "--input", fifo.path, "--quiet"], in: folder, limit: .seconds(10))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("is a FIFO, not a file"), "stderr: \(result.standardError)")
+        #expect(seconds < 10)
+    }
+
+    /// Permission cases need a user other than root: `nobody` can neither read a 0600 file of root's nor write in a
+    /// folder of root's.
+    @Test(.enabled(if: getuid() == 0, "needs root to switch to nobody")) func unreadableInputAndUnwritableFolder() async throws {
+        let folder = try makeTemporaryFolder()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let locked = folder.appendingPathComponent("locked.mkv")
+        try FileManager.default.copyItem(at: try await Corpus.file("odd-17x9.mkv"), to: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: locked.path)
+        let unreadable = try await timedRun(
+            ["run", "--input", locked.path, "--quiet"], in: folder, limit: .seconds(30), prefix: asNobody)
+        #expect(unreadable.result.status == 1)
+        #expect(unreadable.result.standardError.contains("cannot be read (permission denied)"), "\(unreadable.result.standardError)")
+
+        let readable = try await Corpus.file("odd-17x9.mkv")
+        let unwritable = try await timedRun(
+            ["run", "--input", readable.path, "--output", folder.appendingPathComponent("out.mkv").path, "--quiet"],
+            in: folder, limit: .seconds(30), prefix: asNobody)
+        #expect(unwritable.result.status == 1)
+        #expect(unwritable.result.standardError.contains("is not writable"), "\(unwritable.result.standardError)")
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Faults injected with GStreamer's own elements (`identity error-after=`, `identity drop-probability=`,
+/// `breakmydata`), outputs that fail or wedge, and signals: every run ends within seconds with one line, the right
+/// exit status, and a report in which `decoded == output + sum(dropped)`.
+@Suite(.serialized) struct FaultTests {
+    static let pattern = "video/x-raw,width=320,height=240,framerate=25/1"
+
+    /// An element of the input fails mid-run: the run ends, naming it; the frames before it were output.
+    @Test func anInputErrorEndsTheRunNamingTheElement() async throws {
+        let folder = try makeTemporaryFolder()
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", "videotestsrc num-buffers=200 ! \(Self.pattern) ! identity name=faulty error-after=60",
+             "--output", "null", "--quiet", "--report", "report.json"],
+            in: folder, limit: .seconds(15))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("faulty: Failed after iterations as requested"), "\(result.standardError)")
+        #expect(seconds < 5)
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.conservesFrames)
+        #expect((59...60).contains(report.output), "output \(report.output)")
+        #expect(report.error?.contains("faulty") == true)
+    }
+
+    /// An element of the output fails while the processing thread pushes into it: the push returns, the run ends
+    /// at once, the frames it did not take are `stream_error`.
+    @Test func anOutputErrorEndsTheRunAtOnce() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("bikes-faststart.mp4")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", input.path, "--output", "identity name=faulty error-after=30 ! fakesink", "--quiet",
+             "--report", "report.json"],
+            in: folder, limit: .seconds(15))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("the output failed: faulty:"), "\(result.standardError)")
+        #expect(seconds < 5)
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.conservesFrames)
+        #expect((report.dropped["stream_error"] ?? 0) > 0, "\(report.dropped)")
+        #expect(report.decoded < 250)
+    }
+
+    /// The output refuses the caps before it ever prerolls (the hang of issue 10: the processing thread was stuck
+    /// in the appsrc push for ever, and SIGTERM did not help).
+    @Test func anOutputThatRefusesTheCapsEndsTheRunAtOnce() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-720x405.mpg")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", input.path, "--output", "video/x-raw,width=100,height=100 ! fakesink", "--quiet",
+             "--report", "report.json"],
+            in: folder, limit: .seconds(15))
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("the output failed"), "\(result.standardError)")
+        #expect(seconds < 5)
+        #expect(try Report(folder.appendingPathComponent("report.json")).conservesFrames)
+    }
+
+    /// Frames lost before StreamLens (an element drops 30 % of them): gaps in the timestamps, not drops; exit 0.
+    @Test func framesDroppedUpstreamAreGaps() async throws {
+        let folder = try makeTemporaryFolder()
+        let (result, _) = try await timedRun(
+            ["run", "--input", "videotestsrc num-buffers=100 ! \(Self.pattern) ! identity drop-probability=0.3",
+             "--output", "out.mkv", "--quiet", "--report", "report.json"],
+            in: folder, limit: .seconds(30))
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.decoded < 95 && report.decoded > 40, "decoded \(report.decoded)")
+        #expect(report.gaps > 0)
+        #expect(report.output == report.decoded)
+        #expect(try await decode(folder.appendingPathComponent("out.mkv")).frames.count == report.output)
+    }
+
+    /// Random bytes changed in the H.264 stream (1 %): what decodes comes out, the holes are gaps, exit 0.
+    @Test func brokenBytesInTheStreamAreDecodedAround() async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = try await Corpus.file("bikes-faststart.mp4")
+        let (result, _) = try await timedRun(
+            ["run", "--input",
+             "filesrc location=\"\(clip.path)\" ! qtdemux ! h264parse ! breakmydata seed=7 probability=0.01 skip=2000 ! avdec_h264",
+             "--output", "out.mp4", "--quiet", "--report", "report.json"],
+            in: folder, limit: .seconds(30))
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.decoded > 100 && report.decoded < 250, "decoded \(report.decoded)")
+        #expect(report.gaps > 0)
+        #expect(try await decode(folder.appendingPathComponent("out.mp4")).frames.count == report.output)
+    }
+
+    /// A sink that never returns (it writes to a pipe nobody reads), as the user sees it.
+    enum WedgedStop: String, CaseIterable, Sendable {
+        /// Two SIGTERMs: the second stops hard at once.
+        case twoSignals
+        /// One SIGTERM with --shutdown-grace 1: the grace runs out.
+        case graceRunsOut
+        /// No signal on a file run: the watchdog (--watchdog 2) ends it.
+        case watchdog
+    }
+
+    @Test(arguments: WedgedStop.allCases)
+    func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
+        let folder = try makeTemporaryFolder()
+        let fifo = folder.appendingPathComponent("wedged")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        // Held open for reading (so the sink can open it) and never read: its writes block once the pipe is full.
+        let holder = open(fifo.path, O_RDWR)
+        defer { close(holder) }
+        let input = try await Corpus.file("bikes-faststart.mp4")
+        var arguments = ["run", "--input", input.path, "--output", "x264enc ! matroskamux ! filesink location=\(fifo.path)",
+                         "--quiet", "--report", "report.json"]
+        switch stop {
+        case .twoSignals: break
+        case .graceRunsOut: arguments += ["--shutdown-grace", "1"]
+        case .watchdog: arguments += ["--watchdog", "2"]
+        }
+        let run = try BackgroundRun(arguments, folder: folder)
+        try await Task.sleep(for: .seconds(2))
+        let signalled = Date()
+        switch stop {
+        case .twoSignals:
+            run.signal(SIGTERM)
+            try await Task.sleep(for: .milliseconds(300))
+            run.signal(SIGTERM)
+        case .graceRunsOut:
+            run.signal(SIGTERM)
+        case .watchdog:
+            break
+        }
+        let (result, seconds) = try await run.finish(within: .seconds(20), from: signalled)
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.conservesFrames)
+        #expect(report.decoded > report.output, "some frames were in flight")
+        if stop == .watchdog {
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("no frame moved for 2 s"), "\(result.standardError)")
+            #expect(seconds < 8, "took \(seconds) s")
+            #expect((report.dropped["stream_error"] ?? 0) > 0)
+        } else {
+            #expect(result.status == 130, "\(result.standardError)")
+            #expect(seconds < (stop == .twoSignals ? 5 : 6), "took \(seconds) s after the first signal")
+            #expect(report.hardStop)
+            #expect(report.interrupted)
+            #expect((report.dropped["interrupted"] ?? 0) > 0)
+        }
+    }
+
+    /// Stopped hard while the encoder still works through its look-ahead (placebo): Matroska is readable as written
+    /// and takes its name; an MP4 without its index keeps the .partial name.
+    @Test(arguments: ["mkv", "mp4"])
+    func aHardStopFinalizesWhatCanBeFinalized(extension ext: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("out.\(ext)")
+        let input = try await Corpus.file("bikes.mkv")
+        let run = try BackgroundRun(
+            ["run", "--input", input.path, "--output", output.path, "--encoder-preset", "placebo", "--quiet",
+             "--report", "report.json"],
+            folder: folder)
+        // Stop once the encoder has written some frames (placebo takes a while to fill its look-ahead).
+        let partial = output.path + ".partial"
+        let deadline = Date().addingTimeInterval(30)
+        while (try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0 < 20_000, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let signalled = Date()
+        run.signal(SIGINT)
+        try await Task.sleep(for: .milliseconds(200))
+        run.signal(SIGINT)
+        let (result, seconds) = try await run.finish(within: .seconds(20), from: signalled)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(seconds < 6, "took \(seconds) s")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.conservesFrames)
+        #expect(report.hardStop)
+        if ext == "mkv" {
+            #expect(report.outputFileState == "unfinalized")
+            #expect(try await decode(output).frames.count > 0)
+        } else {
+            #expect(report.outputFileState == "partial")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            #expect(FileManager.default.fileExists(atPath: output.path + ".partial"))
+        }
+    }
+
+    /// A hard stop on an output that still moves: it gets end-of-stream behind its frames and finalizes.
+    @Test func aHardStopOnAMovingOutputStillFinalizesIt() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("camera.mp4")
+        let run = try BackgroundRun(
+            ["run", "--input", "videotestsrc is-live=true ! \(Self.pattern)", "--output", output.path,
+             "--shutdown-grace", "0", "--quiet", "--report", "report.json", "--stamp"],
+            folder: folder)
+        try await Task.sleep(for: .seconds(2))
+        run.signal(SIGINT)
+        let (result, _) = try await run.finish(within: .seconds(15))
+        #expect(result.status == 130, "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.hardStop)
+        #expect(report.outputFileState == "complete")
+        #expect(report.conservesFrames)
+        let decoded = try await decode(output)
+        #expect(decoded.frames.count == report.output)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live sources that go away: a real RTSP server on loopback (gst-rtsp-server) stopped and started again, a server
+/// that never comes back, one that is not there at all, a UDP source that never sends.
+@Suite(.serialized) struct LiveSourceTests {
+    /// The server goes away for 3 s and comes back: the run reconnects (one stall, `reconnects.count` 1), frames
+    /// arrive after the outage, the output file holds every frame output with increasing timestamps, and Prometheus
+    /// counts the reconnection.
+    @Test func anRTSPServerThatComesBackIsReconnected() async throws {
+        let folder = try makeTemporaryFolder()
+        let server = RTSPServer()
+        try await server.start()
+        let metricsPort = freeLoopbackPort()
+        let run = try BackgroundRun(
+            ["run", "--input", server.url, "--output", "camera.mkv", "--quiet", "--report", "report.json",
+             "--timeline", "timeline.csv", "--metrics-port", String(metricsPort)],
+            folder: folder)
+        try await Task.sleep(for: .seconds(3))
+        try await server.stop()
+        let outageStart = Date().timeIntervalSince(run.started)
+        try await Task.sleep(for: .seconds(3))
+        try await server.start()
+        try await Task.sleep(for: .seconds(6))
+        let metrics = try await offThePool {
+            try String(contentsOf: URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!, encoding: .utf8)
+        }
+        run.signal(SIGINT)
+        let (result, _) = try await run.finish(within: .seconds(20))
+        try await server.stop()
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(result.standardError.contains("input lost"), "\(result.standardError)")
+        #expect(result.standardError.contains("input back after"), "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.reconnects.count >= 1)
+        #expect(report.reconnects.totalMilliseconds > 2500 && report.reconnects.totalMilliseconds < 12_000)
+        #expect((report.json["stalls"] as! [String: Any])["count"] as! Int >= 1)
+        #expect(report.conservesFrames)
+        #expect(metrics.contains("streamlens_reconnects_total 1"), "\(metrics)")
+        // Frames arrived after the outage (arrival_ms is the third column of the timeline).
+        let rows = try String(contentsOf: folder.appendingPathComponent("timeline.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst()
+        let arrivals = rows.compactMap { Double($0.split(separator: ",", omittingEmptySubsequences: false)[2]) }
+        let afterOutage = arrivals.filter { $0 > (outageStart + 3) * 1000 }.count
+        #expect(afterOutage > 25, "\(afterOutage) frames after the outage")
+        // The file holds the frames from before and after, in order.
+        let decoded = try await decode(folder.appendingPathComponent("camera.mkv"))
+        #expect(decoded.frames.count == report.output)
+        let stamps = decoded.frames.compactMap(\.pts)
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    /// The server is gone for good: after `--reconnect-max` attempts the run ends with one line and its report.
+    @Test func anRTSPServerThatStaysAwayEndsTheRunAfterTheAttempts() async throws {
+        let folder = try makeTemporaryFolder()
+        let server = RTSPServer()
+        try await server.start()
+        let run = try BackgroundRun(
+            ["run", "--input", server.url, "--output", "null", "--reconnect-max", "2", "--quiet", "--report", "report.json"],
+            folder: folder)
+        try await Task.sleep(for: .seconds(2))
+        try await server.stop()
+        let lost = Date()
+        let (result, seconds) = try await run.finish(within: .seconds(30), from: lost)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("did not come back after 2 reconnection attempts"), "\(result.standardError)")
+        #expect(seconds < 15)
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.reconnects.attempts == 2)
+        #expect(report.reconnects.count == 0)
+        #expect(report.decoded > 10)
+        #expect(report.conservesFrames)
+    }
+
+    /// Nothing listens at the address: the run fails at once (reconnection is for inputs that worked).
+    @Test func anRTSPServerThatIsNotThereFailsAtOnce() async throws {
+        let folder = try makeTemporaryFolder()
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", "rtsp://127.0.0.1:\(freeLoopbackPort())/test", "--output", "null", "--quiet"],
+            in: folder, limit: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("could not be opened"), "\(result.standardError)")
+        #expect(seconds < 15)
+    }
+
+    /// A UDP source that never sends: `--stall-timeout` ends the run with a clear line and a report.
+    @Test func aSilentUDPSourceEndsAtTheStallTimeout() async throws {
+        let folder = try makeTemporaryFolder()
+        let (result, seconds) = try await timedRun(
+            ["run", "--input",
+             "udpsrc port=\(freeLoopbackPort()) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" ! rtph264depay ! avdec_h264",
+             "--output", "null", "--stall-timeout", "2", "--quiet", "--report", "report.json"],
+            in: folder, limit: .seconds(20))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("sent nothing for 2 s (--stall-timeout)"), "\(result.standardError)")
+        #expect(seconds < 6)
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.decoded == 0)
+        #expect(report.live)
+    }
+
+    /// Ctrl-C while waiting for a live source's first frame: exit 130 at once.
+    @Test func anInterruptBeforeTheFirstFrameEndsTheRun() async throws {
+        let folder = try makeTemporaryFolder()
+        let run = try BackgroundRun(
+            ["run", "--input",
+             "udpsrc port=\(freeLoopbackPort()) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" ! rtph264depay ! avdec_h264",
+             "--output", "out.mkv", "--quiet"],
+            folder: folder)
+        try await Task.sleep(for: .seconds(1))
+        let signalled = Date()
+        run.signal(SIGINT)
+        let (result, seconds) = try await run.finish(within: .seconds(15), from: signalled)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(seconds < 4)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains { $0.hasPrefix("out.mkv") }, "\(names)")
+    }
+}

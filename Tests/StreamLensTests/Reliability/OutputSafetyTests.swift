@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Outputs never destroy data: an output that is the input is refused before anything opens; files appear under
+/// their names only when complete; a failed run never replaces a good file; bad outputs, options and pipeline files
+/// are one line and an exit status.
+@Suite(.serialized) struct OutputSafetyTests {
+    /// How a destination can turn out to be the input (the input is `clip.mp4` in the test folder).
+    enum SameFile: String, CaseIterable, Sendable {
+        case samePath, dotSlashPath, symlink, hardLink, sinkLocation, report, events, timeline, html, subtitles, partialName
+    }
+
+    @Test(arguments: SameFile.allCases)
+    func anOutputThatIsTheInputIsRefusedBeforeAnythingOpens(_ way: SameFile) async throws {
+        let folder = try makeTemporaryFolder()
+        let input = folder.appendingPathComponent("clip.mp4")
+        try FileManager.default.copyItem(at: try await Corpus.file("odd-641x361-444.mp4"), to: input)
+        let original = try Data(contentsOf: input)
+        var arguments = ["run", "--input", input.path, "--quiet"]
+        switch way {
+        case .samePath: arguments += ["--output", input.path]
+        case .dotSlashPath: arguments += ["--output", "./clip.mp4"]
+        case .symlink:
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.mp4").path, withDestinationPath: "clip.mp4")
+            arguments += ["--output", "link.mp4"]
+        case .hardLink:
+            #expect(link(input.path, folder.appendingPathComponent("second name.mp4").path) == 0)
+            arguments += ["--output", "second name.mp4"]
+        case .sinkLocation: arguments += ["--output", "x264enc ! mp4mux ! filesink location=\"\(input.path)\""]
+        case .report: arguments += ["--report", "clip.mp4"]
+        case .events: arguments += ["--events", input.path]
+        case .timeline: arguments += ["--timeline", input.path]
+        case .html: arguments += ["--html", "./clip.mp4"]
+        case .subtitles: arguments += ["--subtitles", input.path]
+        case .partialName:
+            // Writing out.mp4 goes through out.mp4.partial: that name is taken by the input here.
+            try FileManager.default.moveItem(at: input, to: folder.appendingPathComponent("out.mp4.partial"))
+            arguments = ["run", "--input", "out.mp4.partial", "--output", "out.mp4", "--quiet"]
+        }
+        let (result, seconds) = try await timedRun(arguments, in: folder, limit: .seconds(10))
+        #expect(result.status == 2, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("is the input"), "stderr: \(result.standardError)")
+        #expect(seconds < 5)
+        let kept = way == .partialName ? folder.appendingPathComponent("out.mp4.partial") : input
+        #expect(try Data(contentsOf: kept) == original, "the input changed")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains { $0.hasSuffix(".partial") && way != .partialName }, "\(names)")
+    }
+
+    @Test func twoOutputsNamingOneFileAreRefused() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let result = try await runTool(
+            ["run", "--input", input.path, "--output", "out.mkv", "--report", "run.json", "--html", "./run.json", "--quiet"],
+            in: folder)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--report and --html both write"), "stderr: \(result.standardError)")
+    }
+
+    /// Bad outputs and bad command lines: one line, the right status.
+    @Test(arguments: [
+        (["--output", "/no/such/folder/out.mkv"], Int32(1), "folder '/no/such/folder' does not exist"),
+        (["--output", "out.xyz"], 2, "unknown extension"),
+        (["--output", "x264enc ! ! filesink location=x.mkv"], 1, "invalid pipeline description"),
+        (["--output", "x264enc bogus-prop=1 ! matroskamux ! filesink location=x.mkv"], 1, "no property \"bogus-prop\""),
+        (["--output", "x264enc ! matroskamux ! filesink location=/dev/full"], 1, "No space left"),
+        (["--output", "a-folder.mkv"], 2, "exists and is a folder"),
+        (["--shutdown-grace=-1"], 2, "--shutdown-grace"),
+        (["--reconnect-max=-2"], 2, "--reconnect-max"),
+        (["--stall-timeout", "0"], 2, "--stall-timeout"),
+        (["--watchdog", "soon"], 2, "--watchdog"),
+        (["--pool-size", "three"], 2, "--pool-size"),
+        (["--frobnicate"], 2, "Unknown option '--frobnicate'"),
+        (["--encoder-preset", "turbo"], 2, "--encoder-preset"),
+    ])
+    func badOutputsAndOptions(arguments: [String], status: Int32, message: String) async throws {
+        let folder = try makeTemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("a-folder.mkv"), withIntermediateDirectories: true)
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", input.path, "--quiet"] + arguments, in: folder, limit: .seconds(20))
+        #expect(result.status == status, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
+        let errorLines = result.standardError.split(separator: "\n").filter { $0.lowercased().contains("error") }
+        #expect(errorLines.count == 1, "stderr: \(result.standardError)")
+        #expect(seconds < 20)
+    }
+
+    /// Pipeline files that are not right: exit 2 with the file and the key.
+    @Test(arguments: [
+        ("source: {input: x.mp4, reconnect: maybe}\n", "'source.reconnect': expected true or false"),
+        ("source: {input: x.mp4, stall_timeout: -3}\n", "source.stall_timeout"),
+        ("source: {input: x.mp4}\nsink: {output: out.avi}\n", "unknown extension"),
+        ("source:\n  input: [unclosed\n", "not valid YAML"),
+        ("\u{1}\u{2}binary", "not valid YAML"),
+    ])
+    func badPipelineFiles(text: String, message: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("run.yaml")
+        try Data(text.utf8).write(to: file)
+        let result = try await runTool(["run", file.path, "--quiet"], in: folder)
+        #expect(result.status == 2, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+    }
+
+    /// A run that fails part-way leaves its work as `NAME.partial` and the good file already under `NAME` untouched.
+    @Test func aFailedRunNeverReplacesAGoodFile() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("out.mkv")
+        let good = Data("an earlier, good recording".utf8)
+        try good.write(to: output)
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try await runTool([
+            "run", "--input",
+            "videotestsrc num-buffers=100 ! video/x-raw,width=320,height=240,framerate=25/1 ! identity error-after=40",
+            "--output", output.path, "--quiet", "--report", reportPath.path,
+        ], in: folder, timeout: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("identity"), "stderr: \(result.standardError)")
+        #expect(try Data(contentsOf: output) == good)
+        let report = try Report(reportPath)
+        #expect(report.conservesFrames)
+        #expect(report.outputFileState == "partial")
+        #expect(report.outputFilePath == output.path + ".partial")
+        // What was written is kept, readable (Matroska) and holds the frames before the error.
+        let partial = try await decode(URL(fileURLWithPath: output.path + ".partial"))
+        #expect(partial.frames.count == report.output)
+        #expect((30...40).contains(report.output), "output \(report.output)")
+    }
+
+    /// A run that succeeds replaces the file under its name in one step, through a symlink to its target, and clears a
+    /// partial file left by a run that died.
+    @Test func aSuccessfulRunReplacesTheFileThroughASymlinkAndLeavesNoPartialFile() async throws {
+        let folder = try makeTemporaryFolder()
+        let targets = folder.appendingPathComponent("recordings")
+        try FileManager.default.createDirectory(at: targets, withIntermediateDirectories: true)
+        let target = targets.appendingPathComponent("today.mkv")
+        try Data("yesterday's".utf8).write(to: target)
+        try Data("left by a run that was killed".utf8).write(to: URL(fileURLWithPath: target.path + ".partial"))
+        let link = folder.appendingPathComponent("latest.mkv")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        let result = try await runTool([
+            "run", "--input", "videotestsrc num-buffers=20 ! video/x-raw,width=320,height=240,framerate=25/1",
+            "--output", link.path, "--quiet", "--events", "events.jsonl", "--timeline", "timeline.csv",
+            "--report", "report.json", "--html", "report.html",
+        ], in: folder)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try await decode(target).frames.count == 20)
+        for directory in [folder, targets] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(!names.contains { $0.hasSuffix(".partial") }, "\(names)")
+        }
+        for name in ["events.jsonl", "timeline.csv", "report.json", "report.html"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+        }
+    }
+
+    /// A full disk (a 1 MiB tmpfs; 6 s of noise at x264's default 2 Mbit/s need 1.5 MB): the run fails with one line naming the cause, the good file there stays.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func aFullDiskFailsCleanly() async throws {
+        let folder = try makeTemporaryFolder()
+        let disk = folder.appendingPathComponent("small disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk.path]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "this machine does not allow mounting a tmpfs")
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            unmount.arguments = [disk.path]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        let output = disk.appendingPathComponent("out.mkv")
+        let good = Data(repeating: 7, count: 1000)
+        try good.write(to: output)
+        let reportPath = folder.appendingPathComponent("report.json")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", "videotestsrc num-buffers=150 pattern=snow ! video/x-raw,width=640,height=360,framerate=25/1",
+             "--output", output.path, "--quiet", "--report", reportPath.path],
+            in: folder, limit: .seconds(60))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("No space left"), "stderr: \(result.standardError)")
+        #expect(seconds < 60)
+        #expect(try Data(contentsOf: output) == good)
+        #expect(try Report(reportPath).conservesFrames)
+    }
+}
