@@ -5,7 +5,9 @@
 //   C system libraries (CGStreamer, CTesseract, CPangoCairo) and the OpenCV C++ bridge (COpenCVBridge)
 //   → one Swift wrapper module per C library (StreamLensGStreamer, StreamLensText, StreamLensDetection/Signs)
 //   → pure Swift domain modules (StreamLensCore, StreamLensStats, StreamLensCompositing)
-//   → StreamLens (the pipeline runner library) → streamlens (the command-line tool).
+//   → StreamLens (the pipeline runner library) → streamlens (the command-line tool);
+//   and beside the runner, on the same stage modules: StreamLensGstPlugin (+ its C shim CStreamLensGstPlugin)
+//   → libgststreamlens.so, the stages as GStreamer elements.
 import PackageDescription
 
 let package = Package(
@@ -14,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "StreamLens", targets: ["StreamLens"]),
         .executable(name: "streamlens", targets: ["streamlens"]),
+        // The GStreamer plugin: `GST_PLUGIN_PATH=$(swift build --show-bin-path) gst-inspect-1.0 streamlens`.
+        .library(name: "gststreamlens", type: .dynamic, targets: ["StreamLensGstPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -84,6 +88,17 @@ let package = Package(
             ]
         ),
 
+        // MARK: GStreamer plugin (libgststreamlens.so)
+        // GObject boilerplate in C (types, pad templates, property specs, the descriptor); element logic in Swift.
+        .target(name: "CStreamLensGstPlugin", dependencies: ["CGStreamer"]),
+        .target(
+            name: "StreamLensGstPlugin",
+            dependencies: [
+                "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensStats",
+                "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns",
+            ]
+        ),
+
         // MARK: Benchmarks (run by hand in release mode; figures go to BENCHMARKS.md)
         .executableTarget(
             name: "CompositingBenchmark",
@@ -102,6 +117,11 @@ let package = Package(
         .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
         .testTarget(name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer"]),
+        // Black-box: runs the built libgststreamlens.so through gst-launch-1.0, gst-inspect-1.0 and Python (gi).
+        .testTarget(
+            name: "StreamLensGstPluginTests",
+            dependencies: ["StreamLensCore", "StreamLensStats", "StreamLensCompositing", "StreamLensText"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,8 @@ import argparse, os, statistics, subprocess, sys, tempfile, time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEDIA = os.environ.get("STREAMLENS_MEDIA", os.path.join(ROOT, ".media-cache", "media"))
 STREAMLENS = os.path.join(ROOT, ".build", "release", "streamlens")
+# The folder holding the release libgststreamlens.so (swift build -c release --product gststreamlens).
+PLUGIN_DIR = os.path.join(ROOT, ".build", "release")
 CLIP = os.path.join(MEDIA, "bikes-1080p.mp4")
 
 
@@ -75,6 +77,24 @@ def jobs(tmp):
             ("streamlens without detection", [STREAMLENS, "run", "--input", CLIP, "--quiet",
                                               "--output", f"{x264}{tmp}/sl-nodet.mp4", "--annotate", "boxes,labels"]),
         ],
+        # The same job as GStreamer elements in a gst-launch pipeline (issue 11): detection waits for its thread on a
+        # file (sync-analysis=true) exactly as the command line does, and the same annotator draws boxes and labels.
+        "plugin": [
+            ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--quiet", "--output", f"{x264}{tmp}/sl-cli.mp4",
+                            "--detector", "hog"]),
+            # The command line's threads as queues: the decoder runs ahead by up to 3 frames (its frame pool), and the
+            # encoder has a thread of its own (its appsrc).
+            ("gst-launch + streamlens elements",
+             ["env", f"GST_PLUGIN_PATH={PLUGIN_DIR}"]
+             + gst(f"filesrc location={CLIP} ! decodebin ! queue max-size-buffers=3 ! videoconvert "
+                   f"! video/x-raw,format=I420 ! streamlensdetect detector=hog sync-analysis=true ! streamlensannotate "
+                   f"! queue ! {x264}{tmp}/gst-el.mp4")),
+            ("gst-launch + streamlens elements, no queues",
+             ["env", f"GST_PLUGIN_PATH={PLUGIN_DIR}"]
+             + gst(f"filesrc location={CLIP} ! decodebin ! videoconvert ! video/x-raw,format=I420 "
+                   f"! streamlensdetect detector=hog sync-analysis=true ! streamlensannotate "
+                   f"! {x264}{tmp}/gst-el-nq.mp4")),
+        ],
         "passthrough": [
             ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--output", "null", "--quiet"]),
             ("gst-launch", gst(f"{decode} ! fakesink sync=false")),
@@ -99,14 +119,20 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         selected = {name: job for name, job in jobs(tmp).items()
                     if not arguments.only or name in arguments.only.split(",")}
+        if "plugin" in selected:
+            if not os.path.exists(os.path.join(PLUGIN_DIR, "libgststreamlens.so")):
+                sys.exit("bench: no libgststreamlens.so; run `swift build -c release --product gststreamlens`")
+            # Let GStreamer scan the plugin folder once, before anything is timed.
+            subprocess.run(["env", f"GST_PLUGIN_PATH={PLUGIN_DIR}", "gst-inspect-1.0", "streamlens"],
+                           stdout=subprocess.DEVNULL, check=True)
         results = {name: {runner: [] for runner, _ in job} for name, job in selected.items()}
         for _ in range(arguments.runs):  # interleaved: each round runs every command once
             for name, job in selected.items():
                 for runner, command in job:
                     results[name][runner].append(measure(command))
         print(f"clip: {os.path.basename(CLIP)}, {arguments.runs} interleaved runs, medians")
-        print("| job | peer | wall s streamlens / peer | wall ratio | CPU s streamlens / peer | CPU ratio | peak RSS MiB streamlens / peer |")
-        print("|---|---|---|---|---|---|---|")
+        print("| job | peer | wall s streamlens / peer | wall ratio | paired wall ratio | CPU s streamlens / peer | CPU ratio | peak RSS MiB streamlens / peer |")
+        print("|---|---|---|---|---|---|---|---|")
         for name, by_runner in results.items():
             mine = by_runner["streamlens"]
             for runner, theirs in by_runner.items():
@@ -116,7 +142,10 @@ def main():
                 wall_theirs = statistics.median(w for w, _, _ in theirs)
                 cpu_mine = statistics.median(c for _, _, c in mine)
                 cpu_theirs = statistics.median(c for _, _, c in theirs)
-                print(f"| {name} | {runner} | {wall_mine:.2f} / {wall_theirs:.2f} | {wall_mine / wall_theirs:.3f} | "
+                # The median of each round's own ratio: commands of one round ran seconds apart, so a machine whose
+                # load drifts between rounds disturbs this less than the ratio of medians.
+                paired = statistics.median(m[0] / t[0] for m, t in zip(mine, theirs))
+                print(f"| {name} | {runner} | {wall_mine:.2f} / {wall_theirs:.2f} | {wall_mine / wall_theirs:.3f} | {paired:.3f} | "
                       f"{cpu_mine:.2f} / {cpu_theirs:.2f} | {cpu_mine / cpu_theirs:.3f} | "
                       f"{max(r for _, r, _ in mine):.0f} / {max(r for _, r, _ in theirs):.0f} |")
         if "detection" in results:

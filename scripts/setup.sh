@@ -6,12 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # GStreamer (core, app/video libraries, decoders and encoders), Tesseract with English data, OpenCV (dnn, objdetect,
-# cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool, Chromium to check HTML reports.
+# cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool, Chromium to check HTML reports; a
+# real RTSP server for the reconnection tests (gst-rtsp-server through Debian's python3-gi: scripts/rtsp-server.py);
+# and for the GStreamer plugin's Python example and tests, the system Python's GObject bindings (python3-gi, the Gst
+# and GstVideo typelibs, and gst-python's overrides, which read GstValueArray fields).
 APT_PACKAGES=(
   pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base-apps
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-gst-1.0
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
-  gstreamer1.0-libav
+  gstreamer1.0-libav gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
   libtesseract-dev tesseract-ocr-eng
   libopencv-dev opencv-data
   libcairo2-dev libpango1.0-dev

@@ -40,3 +40,18 @@ GstStructure *slx_object_get_structure(gpointer object, const gchar *property) {
 void slx_object_set_string(GstElement *element, const gchar *property, const gchar *value) {
     g_object_set(element, property, value, NULL);
 }
+void slx_object_set_int(GstElement *element, const gchar *property, gint value) {
+    g_object_set(element, property, value, NULL);
+}
+
+GType slx_gtype_string(void) { return G_TYPE_STRING; }
+GType slx_gtype_double(void) { return G_TYPE_DOUBLE; }
+GType slx_gtype_int(void) { return G_TYPE_INT; }
+GType slx_gtype_boolean(void) { return G_TYPE_BOOLEAN; }
+GType slx_gtype_uint64(void) { return G_TYPE_UINT64; }
+GType slx_value_type(const GValue *value) { return G_VALUE_TYPE(value); }
+void slx_log_warning(const gchar *message) { g_warning("%s", message); }
+GstEventType slx_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+gboolean slx_is_base_sink(gpointer object) { return object != NULL && GST_IS_BASE_SINK(object); }
+GstObject *slx_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
+gboolean slx_buffer_is_gap(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP); }

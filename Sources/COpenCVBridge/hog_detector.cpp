@@ -28,6 +28,8 @@ public:
             cv::resize(luma, scaled_, cv::Size(), options_.upscale, options_.upscale, cv::INTER_LINEAR);
             input = &scaled_;
         }
+        // No person fits in a frame smaller than the 64×128 window; OpenCV 4.6 corrupts the heap on such input.
+        if (input->cols < hog_.winSize.width || input->rows < hog_.winSize.height) return;
         const cv::Size stride(options_.window_stride, options_.window_stride);
         hog_.detectMultiScale(*input, found_, weights_, options_.hit_threshold, stride, cv::Size(),
                               options_.pyramid_scale, options_.group_threshold, false);

@@ -64,8 +64,31 @@ GstBufferCopyFlags slx_buffer_copy_metadata(void);
 
 // g_object_set(element, property, value, NULL) for a string property (variadic). GObject copies the value.
 void slx_object_set_string(GstElement *element, const gchar *property, const gchar *value);
+// g_object_set(element, property, value, NULL) for an int property (variadic).
+void slx_object_set_int(GstElement *element, const gchar *property, gint value);
 
 // g_object_get (variadic) for one GstStructure-valued property; the caller owns (frees) the result.
 GstStructure *slx_object_get_structure(gpointer object, const gchar *property);
+
+// --- For the plugin's element layer (Sources/StreamLensGStreamer/Plugin) ---
+
+// G_TYPE_STRING / G_TYPE_DOUBLE / G_TYPE_INT / G_TYPE_BOOLEAN / G_TYPE_UINT64 (fundamental GType macros).
+GType slx_gtype_string(void);
+GType slx_gtype_double(void);
+GType slx_gtype_int(void);
+GType slx_gtype_boolean(void);
+GType slx_gtype_uint64(void);
+// G_VALUE_TYPE. Borrowed value.
+GType slx_value_type(const GValue *value);
+// g_warning("%s", message) (variadic): GLib's warning log, e.g. for a property value that is not valid.
+void slx_log_warning(const gchar *message);
+// GST_EVENT_TYPE. Borrowed event.
+GstEventType slx_event_type(GstEvent *event);
+// GST_IS_BASE_SINK: is `object` (borrowed, may be NULL) a GstBaseSink?
+gboolean slx_is_base_sink(gpointer object);
+// GST_MESSAGE_SRC. Borrowed message; the source stays borrowed.
+GstObject *slx_message_source(GstMessage *message);
+// GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP).
+gboolean slx_buffer_is_gap(GstBuffer *buffer);
 
 #endif

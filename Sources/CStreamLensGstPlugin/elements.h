@@ -1,0 +1,63 @@
+// Types and helpers shared by the element definitions of the plugin (not part of the public header).
+#ifndef STREAMLENS_ELEMENTS_H
+#define STREAMLENS_ELEMENTS_H
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+
+#include "streamlens_gst_plugin.h"
+
+G_BEGIN_DECLS
+
+// The formats every drawing and analysis element works on in place.
+#define STREAMLENS_VIDEO_CAPS GST_VIDEO_CAPS_MAKE ("{ I420, NV12 }")
+
+// The author field of every element's metadata.
+#define STREAMLENS_AUTHOR "StreamLens contributors"
+
+// Base of streamlensdetect, streamlenssigns, streamlensannotate and streamlensoverlay: a GstVideoFilter whose
+// virtual methods forward to the Swift logic object.
+typedef struct _GstStreamLensFilter {
+  GstVideoFilter parent;
+  // The Swift logic (retained), made in the subclass's instance_init and released in finalize.
+  gpointer logic;
+} GstStreamLensFilter;
+
+typedef struct _GstStreamLensFilterClass {
+  GstVideoFilterClass parent_class;
+} GstStreamLensFilterClass;
+
+GType gst_streamlens_filter_get_type (void);
+#define GST_TYPE_STREAMLENS_FILTER (gst_streamlens_filter_get_type ())
+#define GST_STREAMLENS_FILTER(obj) ((GstStreamLensFilter *) (obj))
+
+GType gst_streamlens_detect_get_type (void);
+GType gst_streamlens_signs_get_type (void);
+GType gst_streamlens_annotate_get_type (void);
+GType gst_streamlens_overlay_get_type (void);
+GType gst_streamlens_stats_get_type (void);
+
+// Property flags of every StreamLens property: read at start, so changes apply from the next READY→PAUSED.
+#define STREAMLENS_PARAM_FLAGS \
+  (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY | \
+   GST_PARAM_DOC_SHOW_DEFAULT)
+
+// Installs one property (GParamSpec of the named type) with STREAMLENS_PARAM_FLAGS.
+void streamlens_install_string (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
+    const gchar *blurb, const gchar *default_value);
+void streamlens_install_double (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
+    const gchar *blurb, gdouble minimum, gdouble maximum, gdouble default_value);
+void streamlens_install_int (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
+    const gchar *blurb, gint minimum, gint maximum, gint default_value);
+void streamlens_install_boolean (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
+    const gchar *blurb, gboolean default_value);
+
+// GObject property accessors that forward to the Swift logic of a GstStreamLensFilter or GstStreamLensStats.
+void streamlens_filter_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec);
+void streamlens_filter_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec);
+
+G_END_DECLS
+
+#endif

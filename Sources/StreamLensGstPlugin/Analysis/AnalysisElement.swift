@@ -1,0 +1,86 @@
+import StreamLensCore
+import StreamLensGStreamer
+
+/// What streamlensdetect and streamlenssigns share: one analysis stage run by an ``ElementAnalysis`` (its own
+/// thread, as in the command line), fed from `transform_ip`, and its newest result attached to every buffer as
+/// `GstVideoRegionOfInterestMeta`.
+///
+/// `sync-analysis=false` (the default) never blocks the streaming thread: a frame due while the stage is busy is
+/// skipped. `sync-analysis=true` waits for the stage first, so on files every due frame is analysed, as the command
+/// line does. At end-of-stream the stage finishes (flushing its events) before end-of-stream goes downstream, and
+/// a `streamlens-analysis` message says how many frames it analysed, skipped and failed on.
+///
+/// ## Thread Safety
+/// See ``ElementLogic``: `analysis`, `format` and the frame counter are touched by one GStreamer thread at a time.
+class AnalysisElement: ElementLogic, @unchecked Sendable {
+    private var analysis: ElementAnalysis?
+    private var counters = AnalysisCounters()
+    private var format: VideoFormat?
+    private var waitWhenBusy = false
+    private var frameIndex = 0
+    private var lastPTS: Duration?
+
+    /// Builds the stage and its schedule from the properties; throws a one-line message for an ERROR.
+    func makeStage() throws(ElementSetupError) -> (stage: any AnalysisStage, schedule: any AnalysisSchedule) {
+        throw ElementSetupError(.failed, "no analysis stage")
+    }
+
+    /// Fields added to every region's parameter structure (the speed limit's unit, for example).
+    func extraFields(for detections: Detections) -> [StructureField] { [] }
+
+    override func begin() -> Start {
+        do {
+            let built = try makeStage()
+            counters = AnalysisCounters()
+            analysis = ElementAnalysis(stage: built.stage, schedule: built.schedule, observer: counters)
+        } catch {
+            element.postError(error.problem, "\(element.name): \(error.message)")
+            return .failed
+        }
+        waitWhenBusy = bool("sync-analysis")
+        frameIndex = 0
+        lastPTS = nil
+        return .process
+    }
+
+    override func end() {
+        analysis?.stop()
+        analysis = nil
+        format = nil
+    }
+
+    override func negotiate(caps: UnsafeMutableRawPointer) -> Bool {
+        format = VideoFormat(borrowingCaps: caps)
+        return format != nil
+    }
+
+    override func process(_ buffer: BufferHandle) -> FlowResult {
+        guard let format, let analysis else { return .notNegotiated }
+        let pts = presentationTime(of: buffer, format: format)
+        analysis.offer(buffer, format: format, pts: pts, frameIndex: frameIndex, waitWhenBusy: waitWhenBusy)
+        frameIndex += 1
+        if let latest = analysis.latest {
+            buffer.addRegionsOfInterest(
+                latest, frameWidth: format.width, frameHeight: format.height, extraFields: extraFields(for: latest))
+        }
+        return .ok
+    }
+
+    override func handle(_ event: SinkPadEvent) {
+        switch event {
+        case .endOfStream:
+            guard let analysis else { return }
+            analysis.finish()
+            element.postMessage(named: AnalysisCounters.messageName, fields: counters.fields(stage: analysis.stage.name))
+        case .flushStop: lastPTS = nil
+        default: break
+        }
+    }
+
+    /// The buffer's PTS; a buffer without one is placed a frame after the previous, so the schedule still advances.
+    private func presentationTime(of buffer: BufferHandle, format: VideoFormat) -> Duration {
+        let pts = buffer.pts ?? lastPTS.map { $0 + (format.frameDuration ?? .milliseconds(40)) } ?? .zero
+        lastPTS = pts
+        return pts
+    }
+}

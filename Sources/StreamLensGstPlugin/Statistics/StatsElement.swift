@@ -1,0 +1,199 @@
+import Foundation
+import StreamLensCore
+import StreamLensGStreamer
+import StreamLensStats
+import Synchronization
+
+/// `streamlensstats`: the command line's statistics recorder (``RunRecorder``) watching one point of any pipeline.
+///
+/// What it feeds the recorder, and what the report's figures then mean:
+/// - **arrival** of each buffer on the sink pad: decoded frames, arrival jitter, source gaps (PTS steps beyond 1.5
+///   frame durations, discontinuities);
+/// - **output** when the push downstream returned OK: latency is arrival → push returned (the element plus
+///   everything downstream that holds the push, such as a sink waiting for its clock), the `push` stage likewise;
+///   a push that took longer than 1.5 frame durations is backpressure (`blocked`), and a silent pad while a push
+///   is held is not a stall;
+/// - **late_at_sink**: the largest dropped total any sink reported in its QoS messages (``SinkDropWatch``);
+///   a push that failed counts as `interrupted` (flushing, end-of-stream) or `stream_error`.
+///
+/// So `decoded == output + sum(dropped)` holds as in the command line's report. The report (schema version 1) is
+/// written at end-of-stream, or when the element stops without one (then marked interrupted). A `streamlens-stats`
+/// element message with the running figures goes on the bus every `interval` seconds and once at end-of-stream.
+///
+/// ## Thread Safety
+/// See ``ElementLogic``. Arrival and push run on the streaming thread; the ticker thread only calls the recorder
+/// (thread-safe) and reads `pushing` (atomic).
+final class StatsElement: ElementLogic, @unchecked Sendable {
+    /// Name of the periodic element message.
+    static let messageName = "streamlens-stats"
+
+    private let clock = SystemClock()
+    /// True while a push downstream is under way (read by the ticker: silence then is backpressure, not a stall).
+    private let pushing = PushFlag()
+    private var recorder: RunRecorder?
+    private var ticker: Ticker?
+    private var metrics: MetricsServer?
+    private var drops: SinkDropWatch?
+    private var reportPath: String?
+    private var reportWritten = false
+    private var inputDescription: String?
+    private var frameDuration: Duration?
+    private var live: Bool?
+    private var frameIndex = 0
+    private var inFlight: (index: Int, pts: Duration?, arrival: Duration)?
+
+    override func begin() -> Start {
+        reportPath = string("report").flatMap { $0.isEmpty ? nil : $0 }
+        if let reportPath, !Self.canWrite(reportPath) {
+            element.postError(
+                .cannotWrite,
+                "\(element.name): cannot write the report to '\(reportPath)': check that the folder exists and is writable")
+            return .failed
+        }
+        let recorder = RunRecorder(configuration: RecorderConfiguration(stallThreshold: seconds("stall-threshold")))
+        recorder.runStarted(at: clock.now())
+        let port = int("metrics-port")
+        if port > 0 {
+            do { metrics = try MetricsEndpoint.start(port: port, recorder: recorder) } catch {
+                element.postError(.failed, "\(element.name): \(error)")
+                return .failed
+            }
+        }
+        drops = SinkDropWatch(element: element) { total in recorder.sinkReportedDrops(total: total) }
+        self.recorder = recorder
+        reportWritten = false
+        live = nil
+        frameIndex = 0
+        startTicker(recorder: recorder)
+        return .passthrough
+    }
+
+    override func end() {
+        ticker?.stop()
+        ticker = nil
+        if !reportWritten { finishRun(endOfStream: false) }
+        drops?.stop()
+        drops = nil
+        metrics.map(MetricsEndpoint.stop)
+        metrics = nil
+        recorder = nil
+    }
+
+    override func negotiate(caps: UnsafeMutableRawPointer) -> Bool {
+        frameDuration = VideoFormat.frameDuration(ofCaps: caps)
+        inputDescription = VideoFormat.description(ofCaps: caps)
+        recorder?.setNominalFrameDuration(frameDuration)
+        return true
+    }
+
+    override func bufferArrived(_ buffer: BufferHandle) {
+        guard let recorder else { return }
+        if live == nil { live = element.isUpstreamLive() }
+        let now = clock.now()
+        recorder.frameArrived(index: frameIndex, pts: buffer.pts, at: now, discontinuity: buffer.isDiscontinuous)
+        inFlight = (frameIndex, buffer.pts, now)
+        frameIndex += 1
+        pushing.value.store(true, ordering: .relaxed)
+    }
+
+    override func bufferPushed(_ result: FlowResult) {
+        pushing.value.store(false, ordering: .relaxed)
+        guard let recorder, let frame = inFlight else { return }
+        inFlight = nil
+        let now = clock.now()
+        switch result {
+        case .ok:
+            recorder.frameOutput(
+                index: frame.index, pts: frame.pts,
+                timing: FrameTiming(
+                    arrival: frame.arrival, poolWait: .zero, compositeTime: .zero, pushTime: now - frame.arrival,
+                    outputAt: now, analysisLag: nil))
+            if now - frame.arrival > (frameDuration ?? .milliseconds(67)) * 3 / 2 {
+                recorder.producerBlocked(from: frame.arrival, to: now)
+            }
+        case .flushing, .endOfStream:
+            recorder.frameDropped(index: frame.index, pts: frame.pts, cause: .interrupted, at: now)
+        default:
+            recorder.frameDropped(index: frame.index, pts: frame.pts, cause: .streamError, at: now)
+        }
+    }
+
+    override func handle(_ event: SinkPadEvent) {
+        guard event == .endOfStream, !reportWritten else { return }
+        finishRun(endOfStream: true)
+    }
+
+    // MARK: - Reporting
+
+    private func startTicker(recorder: RunRecorder) {
+        let interval = seconds("interval")
+        let element = element, clock = clock
+        let lastMessage = Mutex<Duration>(clock.now())
+        let ticker = Ticker(period: .milliseconds(100), name: "streamlens-stats") { [pushing] in
+            let now = clock.now()
+            recorder.poll(at: now, poolFull: pushing.value.load(ordering: .relaxed))
+            guard interval > .zero else { return }
+            let due = lastMessage.withLock { last in
+                guard now - last >= interval else { return false }
+                last = now
+                return true
+            }
+            if due { Self.postFigures(of: recorder, at: now, final: false, on: element) }
+        }
+        ticker.start()
+        self.ticker = ticker
+    }
+
+    /// Ends the recording, posts the final figures and writes the report (once).
+    private func finishRun(endOfStream: Bool) {
+        guard let recorder, !reportWritten else { return }
+        reportWritten = true
+        let now = clock.now()
+        if endOfStream { recorder.sourceEnded(at: now) }
+        recorder.finish(at: now)
+        Self.postFigures(of: recorder, at: now, final: true, on: element)
+        guard let reportPath else { return }
+        let isLive = live ?? false
+        let report = recorder.makeReport(context: RunContext(
+            input: inputDescription ?? element.name, output: nil, live: isLive,
+            policy: .automatic(isLive: isLive), poolCapacity: 0, interrupted: !endOfStream, error: nil,
+            streamlensVersion: StreamLensVersion.current, gstreamerVersion: GStreamer.version))
+        do { try report.write(toPath: reportPath) } catch {
+            element.postError(.cannotWrite, "\(element.name): \(error)")
+        }
+    }
+
+    /// Posts a `streamlens-stats` message with the recorder's figures now.
+    private static func postFigures(of recorder: RunRecorder, at now: Duration, final: Bool, on element: ElementHandle) {
+        let snapshot = recorder.snapshot(at: now)
+        let figures = recorder.liveFigures(at: now)
+        element.postMessage(named: messageName, fields: [
+            StructureField("decoded", .int(snapshot.decoded)),
+            StructureField("output", .int(snapshot.output)),
+            StructureField("dropped", .int(snapshot.droppedTotal)),
+            StructureField("late_at_sink", .int(snapshot.dropped[.lateAtSink] ?? 0)),
+            StructureField("gaps", .int(snapshot.gaps)),
+            StructureField("fps", .double(snapshot.framesPerSecond)),
+            StructureField("jitter_ms", .double(figures.jitterMilliseconds.rfc3550)),
+            StructureField("latency_p50_ms", .double(figures.latencyMilliseconds.p50)),
+            StructureField("latency_p95_ms", .double(figures.latencyMilliseconds.p95)),
+            StructureField("stalled", .bool(snapshot.isStalled)),
+            StructureField("stalls", .int(snapshot.stalls)),
+            StructureField("blocked_episodes", .int(snapshot.blockedEpisodes)),
+            StructureField("final", .bool(final)),
+        ])
+    }
+
+    /// Whether a report can be written at `path` (an existing writable file, or a new file in a writable folder).
+    private static func canWrite(_ path: String) -> Bool {
+        let files = FileManager.default
+        if files.fileExists(atPath: path) { return files.isWritableFile(atPath: path) }
+        let folder = (path as NSString).deletingLastPathComponent
+        return files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+    }
+}
+
+/// A flag shared by the streaming thread and the ticker.
+final class PushFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// streamlenssigns on clips of the generated sign test set (the clip SpeedLimitRunTests reads through the command
+/// line): one `streamlens-speed-limit` message per sign, the current limit on buffers, the badge drawn by
+/// streamlensannotate, and an overlay triggered by the new limit.
+@Suite(.serialized) struct SignsElementTests {
+    /// A 90 px "20" sign in shadow, visible from 0.16 s to 1.36 s (20 frames at 12.5 fps).
+    static let clip = "sign_02_20_shadow"
+
+    @Test func aSignGivesOneMessageAndTheLimitRidesOnTheBuffersAfterIt() async throws {
+        try PluginHarness.requirePlugin()
+        let recording = try await PluginHarness.readMetas(
+            "\(try PluginHarness.signClipSource(Self.clip)) ! streamlenssigns sync-analysis=true ! fakesink")
+        #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
+        #expect(recording.error == nil)
+        let signs = recording.messages(named: "streamlens-speed-limit")
+        #expect(signs.count == 1)
+        let sign = try #require(signs.first)
+        #expect(sign["value"] as? Int == 20)
+        #expect(sign["unit"] as? String == "km/h")
+        let start = try #require(sign["start"] as? Double), end = try #require(sign["end"] as? Double)
+        #expect(start >= 0.15 && start <= 0.5, "start \(start)")
+        #expect(end >= 1.0 && end <= 1.4, "end \(end)")
+        #expect((sign["confidence"] as? Double).map { $0 >= 0.7 && $0 <= 1 } == true)
+        let box = try #require(sign["box"] as? [Int])
+        #expect(box.count == 4)
+        // The sign sits in the right half of the 640×272 frame.
+        #expect(box[0] > 320 && box[2] > 40 && box[3] > 40, "box \(box)")
+        #expect((sign["reads"] as? Int).map { $0 >= 3 } == true)
+
+        // Every frame passed; the limit is on the buffers once confirmed, never before the sign shows.
+        #expect(recording.buffers.count == 20)
+        let limited = recording.buffers.filter { buffer in
+            buffer.regions.contains { $0["type"] as? String == "speed_limit" && $0["value"] as? Int == 20 && $0["unit"] as? String == "km/h" }
+        }
+        #expect(limited.count >= 8, "limit on \(limited.count) buffers")
+        #expect(recording.buffers.first?.regions.isEmpty == true)
+        let analysis = try #require(recording.messages(named: "streamlens-analysis").first)
+        #expect(analysis["skipped"] as? Int == 0, "sync-analysis must not skip")
+    }
+
+    @Test func aClipWithoutSignsPostsNoMessage() async throws {
+        try PluginHarness.requirePlugin()
+        let recording = try await PluginHarness.readMetas(
+            "\(try PluginHarness.signClipSource("distractor_no_entry_0")) ! streamlenssigns sync-analysis=true ! fakesink")
+        #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
+        #expect(recording.messages(named: "streamlens-speed-limit").isEmpty)
+        #expect(recording.buffers.allSatisfy { $0.regions.isEmpty })
+    }
+
+    @Test func theBadgeAndASpeedLimitOverlayAppearInThePixelsOnceTheSignIsConfirmed() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let logo = try PluginHarness.media("overlays/gtk-logo.webm")
+        let head = "\(try PluginHarness.signClipSource(Self.clip)) ! streamlenssigns sync-analysis=true "
+            + "! streamlensannotate boxes=false labels=false badge=top-right"
+        // The same run with and without the overlay, so the overlay's pixels are exactly the difference.
+        let plain = folder.appendingPathComponent("badge.i420"), overlaid = folder.appendingPathComponent("overlay.i420")
+        for (tail, output) in [("", plain), ("! streamlensoverlay location=\(logo) trigger=speed_limit=20 x=0 y=144 ", overlaid)] {
+            let result = try await PluginHarness.launch("\(head) \(tail)! filesink location=\(output.path)")
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+        }
+        let frames = try RawVideoFile(contentsOf: plain, layout: .i420, width: 640, height: 272)
+        let withOverlay = try RawVideoFile(contentsOf: overlaid, layout: .i420, width: 640, height: 272)
+        #expect(frames.frameCount == 20 && withOverlay.frameCount == 20)
+
+        // The badge's red ring shows as high V (Cr) in the top-right corner.
+        var badged: [Int] = []
+        for frame in 0..<frames.frameCount {
+            var red = 0
+            for y in 0..<(136 / 4) { for x in (320 * 3 / 4)..<320 where frames.chroma(frame: frame, x: x, y: y).v > 170 { red += 1 } }
+            if red > 20 { badged.append(frame) }
+        }
+        #expect(badged.count >= 8, "badge on frames \(badged)")
+        #expect(!badged.contains(0), "no badge before the sign is confirmed")
+
+        // The 128×128 clip at (0, 144) appears with the confirmed limit, not before, and touches nothing else.
+        var shown: [Int] = []
+        for frame in 0..<frames.frameCount {
+            let inside = frames.lumaRegion(frame: frame, x: 0, y: 144, width: 128, height: 128)
+                != withOverlay.lumaRegion(frame: frame, x: 0, y: 144, width: 128, height: 128)
+            if inside { shown.append(frame) }
+            let untouched = frames.lumaRegion(frame: frame, x: 128, y: 0, width: 512, height: 272)
+                == withOverlay.lumaRegion(frame: frame, x: 128, y: 0, width: 512, height: 272)
+            #expect(untouched, "the overlay drew outside its rectangle in frame \(frame)")
+        }
+        let firstBadge = try #require(badged.first)
+        #expect(shown.first.map { $0 >= firstBadge } == true, "overlay on \(shown), badge from \(firstBadge)")
+        #expect(shown.count >= 5, "overlay on \(shown)")
+    }
+}

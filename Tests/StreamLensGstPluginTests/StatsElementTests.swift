@@ -1,0 +1,100 @@
+import Foundation
+import StreamLensStats
+import Testing
+
+/// streamlensstats: the command line's report (schema version 1) for any point of a pipeline, frames conserved
+/// even when a sink throws late frames away, and periodic `streamlens-stats` messages.
+@Suite(.serialized) struct StatsElementTests {
+    static func report(at url: URL) throws -> RunReport {
+        try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: url))
+    }
+
+    @Test func underForcedOverloadEveryFrameIsOutputOrCountedAsDroppedAtTheSink() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        // A live 30 fps source, and 45 ms of work per frame downstream: the clocked sink drops what comes too late.
+        let recording = try await PluginHarness.readMetas(
+            "videotestsrc is-live=true num-buffers=90 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
+                + "! streamlensstats name=metas report=\(reportFile.path) interval=0.5 ! identity sleep-time=45000 "
+                + "! fakesink sync=true qos=true max-lateness=20000000")
+        #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
+        let report = try Self.report(at: reportFile)
+        #expect(report.schemaVersion == 1)
+        #expect(report.run.live)
+        #expect(report.frames.decoded == 90)
+        let dropped = report.frames.dropped.values.reduce(0, +)
+        #expect(report.frames.decoded == report.frames.output + dropped)
+        let late = try #require(report.frames.dropped["late_at_sink"])
+        #expect(late > 30, "late_at_sink \(late)")
+        #expect(report.frames.output > 0)
+        // 45 ms per push at 30 fps is backpressure, not a silent source.
+        #expect(report.blocked.count >= 1)
+        #expect(report.stalls.count == 0)
+        #expect(report.latencyMilliseconds.p50 >= 40, "latency p50 \(report.latencyMilliseconds.p50)")
+
+        // The messages went out while running, and the last one agrees with the report.
+        let messages = recording.messages(named: "streamlens-stats")
+        #expect(messages.count >= 3, "\(messages.count) messages")
+        let last = try #require(messages.last)
+        #expect(last["final"] as? Bool == true)
+        #expect(last["decoded"] as? Int == report.frames.decoded)
+        #expect(last["late_at_sink"] as? Int == late)
+        #expect(last["output"] as? Int == report.frames.output)
+    }
+
+    @Test func aFileRunLosesNothingAndSeesEveryFrame() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        let result = try await PluginHarness.launch(
+            "filesrc location=\(try PluginHarness.media("bikes.mp4")) ! decodebin ! videoconvert "
+                + "! streamlensstats report=\(reportFile.path) ! fakesink sync=false")
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Self.report(at: reportFile)
+        // bikes.mp4: 10 s at 25 fps.
+        #expect(report.frames.decoded == 250)
+        #expect(report.frames.output == 250)
+        #expect(report.frames.dropped.values.allSatisfy { $0 == 0 })
+        #expect(report.frames.gaps == 0)
+        #expect(!report.run.live)
+        #expect(report.run.input.hasPrefix("video/x-raw"))
+        #expect(!report.run.interrupted)
+    }
+
+    @Test func framesMissingFromTheSourceAreGaps() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        // videorate throws away every other frame upstream of the element; capssetter keeps announcing 30 fps, as a
+        // source that loses frames does.
+        let result = try await PluginHarness.launch(
+            "videotestsrc num-buffers=100 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 "
+                + "! videorate drop-only=true max-rate=15 ! capssetter caps=video/x-raw,framerate=30/1 "
+                + "! streamlensstats report=\(reportFile.path) ! fakesink")
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Self.report(at: reportFile)
+        #expect(report.frames.decoded == 50)
+        #expect(report.frames.output == 50)
+        // One frame is missing between each two that arrived.
+        #expect(report.frames.missingFrames == 49, "missing \(report.frames.missingFrames)")
+        #expect(report.frames.gaps == 49)
+    }
+
+    @Test func metricsAreServedWhileThePipelineRuns() async throws {
+        try PluginHarness.requirePlugin()
+        let port = Int.random(in: 20_000...60_000)
+        async let run = PluginHarness.launch(
+            "videotestsrc is-live=true num-buffers=150 ! video/x-raw,width=160,height=120,framerate=30/1 "
+                + "! streamlensstats metrics-port=\(port) interval=0 ! fakesink")
+        try await Task.sleep(for: .seconds(2))
+        let scrape = try await PluginHarness.run(PluginHarness.python, [
+            "-c", "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:\(port)/metrics').read().decode())",
+        ])
+        #expect(scrape.status == 0, "stderr: \(scrape.standardError)")
+        let decoded = scrape.standardOutput.split(separator: "\n").first { $0.hasPrefix("streamlens_frames_decoded") }
+        let count = decoded.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+        #expect(count.map { $0 > 10 && $0 < 150 } == true, "\(scrape.standardOutput.prefix(400))")
+        #expect(try await run.status == 0)
+    }
+}
