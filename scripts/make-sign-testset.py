@@ -26,7 +26,6 @@ import math
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -58,17 +57,16 @@ def fail(message):
 
 
 def decode_background_frames(video_path):
-    """All frames of bikes.mp4 as RGB arrays (GStreamer, falling back to FFmpeg)."""
-    raw_path = os.path.join(OUTPUT_DIR, "bikes.rgb")
+    """All frames of bikes.mp4 as RGB arrays (GStreamer, falling back to FFmpeg), read from the decoder's stdout."""
     gst = [
         "gst-launch-1.0", "-q", "filesrc", f"location={video_path}", "!", "decodebin", "!", "videoconvert", "!",
-        f"video/x-raw,format=RGB,width={WIDTH},height={HEIGHT}", "!", "filesink", f"location={raw_path}",
+        f"video/x-raw,format=RGB,width={WIDTH},height={HEIGHT}", "!", "fdsink", "fd=1",
     ]
-    ffmpeg = ["ffmpeg", "-v", "error", "-y", "-i", video_path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw_path]
+    ffmpeg = ["ffmpeg", "-v", "error", "-i", video_path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
     reasons = []
     for command in (gst, ffmpeg):
         try:
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            result = subprocess.run(command, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             break
         except OSError as error:
             reasons.append(f"{command[0]}: {error.strerror}")
@@ -76,12 +74,8 @@ def decode_background_frames(video_path):
             last_line = (error.stderr or b"").decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
             reasons.append(f"{command[0]} exit {error.returncode}: {last_line[0]}")
     else:
-        # Both decoders fail alike when the raw frames do not fit on the disk, so say how much room there was.
-        free_mib = shutil.disk_usage(OUTPUT_DIR).free // (1 << 20)
-        fail(f"cannot decode {video_path} ({'; '.join(reasons)}; {free_mib} MiB free in {OUTPUT_DIR}): "
-             "install gstreamer1.0-libav (or ffmpeg) and make room")
-    data = np.fromfile(raw_path, dtype=np.uint8)
-    os.remove(raw_path)
+        fail(f"cannot decode {video_path} ({'; '.join(reasons)}): install gstreamer1.0-libav (or ffmpeg)")
+    data = np.frombuffer(result.stdout, dtype=np.uint8)
     frame_bytes = WIDTH * HEIGHT * 3
     count = data.size // frame_bytes
     if count < 50:
