@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // The batch catalog: SQLite built in (sqlite-nio carries its own SQLite), PostgreSQL for many machines.
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // MARK: C layer
@@ -80,10 +84,19 @@ let package = Package(
                 "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensStats", "Yams",
             ]
         ),
+        // Many recordings: input discovery, the resumable catalog (SQLite / PostgreSQL), workers, batch summary.
+        .target(
+            name: "StreamLensBatch",
+            dependencies: [
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "streamlens",
             dependencies: [
-                "StreamLens", "StreamLensStats", "StreamLensCompositing", "StreamLensDetection",
+                "StreamLens", "StreamLensStats", "StreamLensCompositing", "StreamLensDetection", "StreamLensBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -117,6 +130,8 @@ let package = Package(
         .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
         .testTarget(name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer"]),
+        // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.
+        .testTarget(name: "StreamLensBatchTests", dependencies: ["StreamLensBatch"]),
         // Black-box: runs the built libgststreamlens.so through gst-launch-1.0, gst-inspect-1.0 and Python (gi).
         .testTarget(
             name: "StreamLensGstPluginTests",

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 # cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool, Chromium to check HTML reports; a
 # real RTSP server for the reconnection tests (gst-rtsp-server through Debian's python3-gi: scripts/rtsp-server.py);
 # and for the GStreamer plugin's Python example and tests, the system Python's GObject bindings (python3-gi, the Gst
-# and GstVideo typelibs, and gst-python's overrides, which read GstValueArray fields).
+# and GstVideo typelibs, and gst-python's overrides, which read GstValueArray fields); and PostgreSQL's server, which
+# the batch tests start in a cluster of their own (initdb on a free loopback port) as a many-machine catalog.
 APT_PACKAGES=(
   pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base-apps
@@ -21,6 +22,7 @@ APT_PACKAGES=(
   libcairo2-dev libpango1.0-dev
   ffmpeg time
   chromium
+  postgresql
 )
 
 # pip fetches PyPI media and test tools; the system's python3 may already have it (pyenv).

@@ -1,0 +1,298 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The catalog on a PostgreSQL server: any number of `streamlens batch` processes on any number of machines share
+/// one batch. Each claims one file at a time with `SELECT … FOR UPDATE SKIP LOCKED` (two workers never take the same
+/// file, and none waits for another's claim), holds it under a lease it renews while working, and a file whose
+/// worker died is taken over once its lease expires. Lease times come from the server's clock, so machines whose
+/// clocks disagree still agree on when a lease expires.
+///
+/// ## Thread Safety
+/// An actor: one connection per process, and each method's transaction runs without another method's statements in
+/// between.
+public actor PostgresCatalog: BatchCatalog {
+    private let connection: PostgresConnection
+    private let location: String
+    private let logger: Logger
+    private let lock = AsyncLock()
+
+    private init(connection: PostgresConnection, location: String, logger: Logger) {
+        self.connection = connection
+        self.location = location
+        self.logger = logger
+    }
+
+    public static func open(_ address: CatalogLocation.PostgresAddress) async throws(CatalogError) -> PostgresCatalog {
+        let location = CatalogLocation.postgres(address).description
+        var configuration = PostgresConnection.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: .disable)
+        configuration.options.connectTimeout = .seconds(10)
+        let logger = Logger(label: "streamlens.catalog", factory: { _ in SwiftLogNoOpLogHandler() })
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw .cannotOpen(location: location, reason: Self.reason(error) + " (is the server running and the database created?)")
+        }
+        let catalog = PostgresCatalog(connection: connection, location: location, logger: logger)
+        do {
+            // Several workers may start together: the advisory lock makes creating the tables happen once.
+            try await connection.query("SELECT pg_advisory_lock(727272)", logger: logger)
+            for statement in schema { try await connection.query(statement, logger: logger) }
+            try await connection.query("SELECT pg_advisory_unlock(727272)", logger: logger)
+        } catch {
+            try? await connection.close()
+            throw .cannotOpen(location: location, reason: Self.reason(error))
+        }
+        return catalog
+    }
+
+    static let schema: [PostgresQuery] = [
+        """
+        CREATE TABLE IF NOT EXISTS batch_files (
+            path TEXT PRIMARY KEY, output_name TEXT NOT NULL, size BIGINT NOT NULL,
+            modified DOUBLE PRECISION NOT NULL, content_hash TEXT NOT NULL, status TEXT NOT NULL, lease_owner TEXT,
+            lease_expires DOUBLE PRECISION, attempts BIGINT NOT NULL DEFAULT 0, completions BIGINT NOT NULL DEFAULT 0,
+            error TEXT, frames BIGINT, dropped BIGINT, seconds DOUBLE PRECISION, event_count BIGINT NOT NULL DEFAULT 0,
+            report TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS batch_events (
+            file TEXT NOT NULL, sequence BIGINT NOT NULL, type TEXT NOT NULL, event TEXT NOT NULL,
+            PRIMARY KEY (file, sequence))
+        """,
+    ]
+
+    /// The server's error message (PSQLError's description hides it to avoid leaking data into logs).
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        if let error = error as? PostgresTransactionError {
+            return reason(error.closureError ?? error.commitError ?? error.beginError ?? error)
+        }
+        return "\(error)"
+    }
+
+    private func transaction<Result: Sendable>(
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws(CatalogError) -> Result {
+        do {
+            return try await lock.withLock {
+                try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            }
+        } catch {
+            throw .queryFailed(location: location, reason: Self.reason(error))
+        }
+    }
+
+
+    public func register(_ inputs: [CatalogInput], policy: RegistrationPolicy) async throws(CatalogError) -> StatusCounts {
+        let logger = logger
+        try await transaction { connection in
+            for input in inputs {
+                let size = input.identity.size
+                let modified = input.identity.modified
+                let hash = input.identity.contentHash
+                try await connection.query(
+                    """
+                    INSERT INTO batch_files (path, output_name, size, modified, content_hash, status)
+                    VALUES (\(input.path), \(input.outputName), \(size), \(modified), \(hash), 'pending')
+                    ON CONFLICT (path) DO NOTHING
+                    """, logger: logger)
+                let rows = try await connection.query(
+                    "SELECT size, modified, content_hash, status FROM batch_files WHERE path = \(input.path) FOR UPDATE",
+                    logger: logger)
+                for try await (recordedSize, recordedModified, recordedHash, status) in rows.decode(
+                    (Int64, Double, String, String).self)
+                {
+                    let changed = FileIdentity(size: recordedSize, modified: recordedModified, contentHash: recordedHash)
+                        != input.identity
+                    guard changed || policy.force || (policy.retryFailed && status == FileStatus.failed.rawValue) else {
+                        continue
+                    }
+                    try await connection.query("DELETE FROM batch_events WHERE file = \(input.path)", logger: logger)
+                    try await connection.query(
+                        """
+                        UPDATE batch_files SET output_name = \(input.outputName), size = \(size), modified = \(modified),
+                            content_hash = \(hash), status = 'pending', lease_owner = NULL, lease_expires = NULL,
+                            attempts = 0, error = NULL, frames = NULL, dropped = NULL, seconds = NULL, event_count = 0,
+                            report = NULL
+                        WHERE path = \(input.path)
+                        """, logger: logger)
+                }
+            }
+        }
+        return try await statusCounts()
+    }
+
+    public func claim(worker: WorkerIdentity, lease: Duration) async throws(CatalogError) -> ClaimedFile? {
+        let logger = logger
+        let owner = worker.description
+        let leaseSeconds = lease.seconds
+        return try await transaction { connection in
+            // Leases of killed processes on this machine are free now; other leases when they expire.
+            let running = try await connection.query(
+                "SELECT path, lease_owner FROM batch_files WHERE status = 'running' FOR UPDATE SKIP LOCKED",
+                logger: logger)
+            var orphaned: [String] = []
+            for try await (path, leaseOwner) in running.decode((String, String?).self) {
+                if let identity = leaseOwner.flatMap(WorkerIdentity.init), identity.isDeadLocalProcess { orphaned.append(path) }
+            }
+            for path in orphaned {
+                try await connection.query("UPDATE batch_files SET lease_expires = 0 WHERE path = \(path)", logger: logger)
+            }
+            let claimed = try await connection.query(
+                """
+                UPDATE batch_files SET status = 'running', lease_owner = \(owner),
+                    lease_expires = extract(epoch from clock_timestamp()) + \(leaseSeconds), attempts = attempts + 1
+                WHERE path = (SELECT path FROM batch_files
+                              WHERE status = 'pending'
+                                 OR (status = 'running' AND lease_expires < extract(epoch from clock_timestamp()))
+                              ORDER BY path LIMIT 1 FOR UPDATE SKIP LOCKED)
+                RETURNING path, output_name, attempts
+                """, logger: logger)
+            for try await (path, outputName, attempts) in claimed.decode((String, String, Int64).self) {
+                return ClaimedFile(path: path, outputName: outputName, attempt: Int(attempts))
+            }
+            return nil
+        }
+    }
+
+    public func renew(path: String, worker: WorkerIdentity, lease: Duration) async throws(CatalogError) -> Bool {
+        let logger = logger
+        let owner = worker.description
+        let leaseSeconds = lease.seconds
+        return try await transaction { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE batch_files SET lease_expires = extract(epoch from clock_timestamp()) + \(leaseSeconds)
+                WHERE path = \(path) AND status = 'running' AND lease_owner = \(owner) RETURNING path
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
+    public func complete(path: String, worker: WorkerIdentity, result: FileResult) async throws(CatalogError) -> Bool {
+        let logger = logger
+        let owner = worker.description
+        return try await transaction { connection in
+            let held = try await connection.query(
+                """
+                SELECT path FROM batch_files WHERE path = \(path) AND status = 'running' AND lease_owner = \(owner)
+                FOR UPDATE
+                """, logger: logger)
+            var holds = false
+            for try await _ in held { holds = true }
+            guard holds else { return false }
+            try await connection.query("DELETE FROM batch_events WHERE file = \(path)", logger: logger)
+            for (sequence, event) in result.events.enumerated() {
+                try await connection.query(
+                    """
+                    INSERT INTO batch_events (file, sequence, type, event)
+                    VALUES (\(path), \(Int64(sequence)), \(eventType(of: event)), \(event))
+                    """, logger: logger)
+            }
+            try await connection.query(
+                """
+                UPDATE batch_files SET status = 'done', lease_owner = NULL, lease_expires = NULL, error = NULL,
+                    completions = completions + 1, frames = \(Int64(result.frames)), dropped = \(Int64(result.dropped)),
+                    seconds = \(result.seconds), event_count = \(Int64(result.events.count)), report = \(result.report)
+                WHERE path = \(path)
+                """, logger: logger)
+            return true
+        }
+    }
+
+    public func fail(path: String, worker: WorkerIdentity, error: String) async throws(CatalogError) {
+        let logger = logger
+        let owner = worker.description
+        _ = try await transaction { connection in
+            try await connection.query(
+                """
+                UPDATE batch_files SET status = 'failed', error = \(error), lease_owner = NULL, lease_expires = NULL
+                WHERE path = \(path) AND status = 'running' AND lease_owner = \(owner)
+                """, logger: logger)
+        }
+    }
+
+    public func release(path: String, worker: WorkerIdentity) async throws(CatalogError) {
+        let logger = logger
+        let owner = worker.description
+        _ = try await transaction { connection in
+            try await connection.query(
+                """
+                UPDATE batch_files SET status = 'pending', lease_owner = NULL, lease_expires = NULL
+                WHERE path = \(path) AND status = 'running' AND lease_owner = \(owner)
+                """, logger: logger)
+        }
+    }
+
+    public func statusCounts() async throws(CatalogError) -> StatusCounts {
+        let logger = logger
+        return try await transaction { connection in
+            var counts = StatusCounts()
+            let rows = try await connection.query(
+                "SELECT status, count(*) FROM batch_files GROUP BY status", logger: logger)
+            for try await (status, count) in rows.decode((String, Int64).self) { counts.add(status, count: Int(count)) }
+            return counts
+        }
+    }
+
+    public func files() async throws(CatalogError) -> [CatalogFile] {
+        let logger = logger
+        return try await transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT path, output_name, size, modified, content_hash, status, lease_owner, lease_expires, attempts,
+                    completions, error, frames, dropped, seconds, event_count, report
+                FROM batch_files ORDER BY path
+                """, logger: logger)
+            var files: [CatalogFile] = []
+            for try await row in rows {
+                let cells = row.makeRandomAccess()
+                files.append(CatalogFile(
+                    path: try cells["path"].decode(String.self), outputName: try cells["output_name"].decode(String.self),
+                    size: try cells["size"].decode(Int64.self), modified: try cells["modified"].decode(Double.self),
+                    contentHash: try cells["content_hash"].decode(String.self),
+                    status: FileStatus(rawValue: try cells["status"].decode(String.self)) ?? .pending,
+                    leaseOwner: try cells["lease_owner"].decode(String?.self),
+                    leaseExpires: try cells["lease_expires"].decode(Double?.self),
+                    attempts: Int(try cells["attempts"].decode(Int64.self)),
+                    completions: Int(try cells["completions"].decode(Int64.self)),
+                    error: try cells["error"].decode(String?.self),
+                    frames: try cells["frames"].decode(Int64?.self).map(Int.init),
+                    dropped: try cells["dropped"].decode(Int64?.self).map(Int.init),
+                    seconds: try cells["seconds"].decode(Double?.self),
+                    events: Int(try cells["event_count"].decode(Int64.self)),
+                    report: try cells["report"].decode(String?.self)))
+            }
+            return files
+        }
+    }
+
+    public func events(type: String?) async throws(CatalogError) -> [CatalogEvent] {
+        let logger = logger
+        return try await transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT file, sequence, type, event FROM batch_events
+                WHERE \(type == nil) OR type = \(type ?? "") ORDER BY file, sequence
+                """, logger: logger)
+            var events: [CatalogEvent] = []
+            for try await (file, sequence, type, json) in rows.decode((String, Int64, String, String).self) {
+                events.append(CatalogEvent(file: file, sequence: Int(sequence), type: type, json: json))
+            }
+            return events
+        }
+    }
+
+    public func close() async {
+        try? await connection.close()
+    }
+}

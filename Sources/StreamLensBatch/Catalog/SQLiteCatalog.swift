@@ -1,0 +1,260 @@
+import Foundation
+import SQLiteNIO
+
+/// The catalog in an SQLite file (the default, `DIR/catalog.sqlite`): one machine, any number of workers in one
+/// `streamlens batch` process (a second process on the same file also works: transactions are `BEGIN IMMEDIATE` and
+/// wait for each other).
+///
+/// ## Thread Safety
+/// An actor: one connection, and each method's transaction runs without another method's statements in between.
+public actor SQLiteCatalog: BatchCatalog {
+    private let connection: SQLiteConnection
+    private let location: String
+    private let lock = AsyncLock()
+
+    private init(connection: SQLiteConnection, location: String) {
+        self.connection = connection
+        self.location = location
+    }
+
+    public static func open(path: String) async throws(CatalogError) -> SQLiteCatalog {
+        let location = "sqlite:\(path)"
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            throw .cannotOpen(location: location, reason: "folder '\(folder)' does not exist")
+        }
+        let connection: SQLiteConnection
+        do { connection = try await SQLiteConnection.open(storage: .file(path: path)) } catch {
+            throw .cannotOpen(location: location, reason: "\(error)")
+        }
+        let catalog = SQLiteCatalog(connection: connection, location: location)
+        do {
+            // WAL: readers (`status`, `events`) never wait for a worker's transaction; writers wait up to 10 s.
+            _ = try await connection.query("PRAGMA busy_timeout = 10000")
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA synchronous = NORMAL")
+            for statement in Self.schema { _ = try await connection.query(statement) }
+        } catch {
+            try? await connection.close()
+            throw .cannotOpen(location: location, reason: "\(error) (is it an SQLite file written by streamlens batch?)")
+        }
+        return catalog
+    }
+
+    static let schema = [
+        """
+        CREATE TABLE IF NOT EXISTS batch_files (
+            path TEXT PRIMARY KEY, output_name TEXT NOT NULL, size INTEGER NOT NULL, modified REAL NOT NULL,
+            content_hash TEXT NOT NULL, status TEXT NOT NULL, lease_owner TEXT, lease_expires REAL,
+            attempts INTEGER NOT NULL DEFAULT 0, completions INTEGER NOT NULL DEFAULT 0, error TEXT,
+            frames INTEGER, dropped INTEGER, seconds REAL, event_count INTEGER NOT NULL DEFAULT 0, report TEXT)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS batch_events (
+            file TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, event TEXT NOT NULL,
+            PRIMARY KEY (file, sequence))
+        """,
+    ]
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, rolled back when it throws.
+    private func transaction<Result>(_ body: () async throws -> Result) async throws(CatalogError) -> Result {
+        try await lock.withLock { () async throws(CatalogError) -> Result in try await unlockedTransaction(body) }
+    }
+
+    private func unlockedTransaction<Result>(_ body: () async throws -> Result) async throws(CatalogError) -> Result {
+        do {
+            _ = try await connection.query("BEGIN IMMEDIATE")
+            do {
+                let result = try await body()
+                _ = try await connection.query("COMMIT")
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                throw error
+            }
+        } catch let error as CatalogError {
+            throw error
+        } catch {
+            throw .queryFailed(location: location, reason: "\(error)")
+        }
+    }
+
+    private func rows(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+        try await connection.query(sql, binds)
+    }
+
+    private static func now() -> Double { Date().timeIntervalSince1970 }
+
+    public func register(_ inputs: [CatalogInput], policy: RegistrationPolicy) async throws(CatalogError) -> StatusCounts {
+        try await transaction {
+            for input in inputs {
+                let existing = try await rows(
+                    "SELECT size, modified, content_hash, status FROM batch_files WHERE path = ?", [.text(input.path)])
+                guard let row = existing.first else {
+                    _ = try await rows(
+                        """
+                        INSERT INTO batch_files (path, output_name, size, modified, content_hash, status)
+                        VALUES (?, ?, ?, ?, ?, 'pending')
+                        """,
+                        [.text(input.path), .text(input.outputName), .integer(Int(input.identity.size)),
+                         .float(input.identity.modified), .text(input.identity.contentHash)])
+                    continue
+                }
+                let recorded = FileIdentity(
+                    size: Int64(row.column("size")?.integer ?? -1), modified: row.column("modified")?.double ?? -1,
+                    contentHash: row.column("content_hash")?.string ?? "")
+                let status = FileStatus(rawValue: row.column("status")?.string ?? "") ?? .pending
+                let changed = recorded != input.identity
+                if changed || policy.force || (policy.retryFailed && status == .failed) {
+                    _ = try await rows("DELETE FROM batch_events WHERE file = ?", [.text(input.path)])
+                    _ = try await rows(
+                        """
+                        UPDATE batch_files SET output_name = ?, size = ?, modified = ?, content_hash = ?,
+                            status = 'pending', lease_owner = NULL, lease_expires = NULL, attempts = 0, error = NULL,
+                            frames = NULL, dropped = NULL, seconds = NULL, event_count = 0, report = NULL
+                        WHERE path = ?
+                        """,
+                        [.text(input.outputName), .integer(Int(input.identity.size)), .float(input.identity.modified),
+                         .text(input.identity.contentHash), .text(input.path)])
+                }
+            }
+        }
+        return try await statusCounts()
+    }
+
+    public func claim(worker: WorkerIdentity, lease: Duration) async throws(CatalogError) -> ClaimedFile? {
+        try await transaction {
+            let now = Self.now()
+            // Leases of killed processes on this machine are free now; other leases when they expire.
+            for row in try await rows("SELECT path, lease_owner FROM batch_files WHERE status = 'running'") {
+                if let owner = row.column("lease_owner")?.string.flatMap(WorkerIdentity.init), owner.isDeadLocalProcess,
+                    let path = row.column("path")?.string
+                {
+                    _ = try await rows("UPDATE batch_files SET lease_expires = 0 WHERE path = ?", [.text(path)])
+                }
+            }
+            let claimed = try await rows(
+                """
+                UPDATE batch_files SET status = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1
+                WHERE path = (SELECT path FROM batch_files
+                              WHERE status = 'pending' OR (status = 'running' AND lease_expires < ?)
+                              ORDER BY path LIMIT 1)
+                RETURNING path, output_name, attempts
+                """,
+                [.text(worker.description), .float(now + lease.seconds), .float(now)])
+            return claimed.first.map {
+                ClaimedFile(
+                    path: $0.column("path")?.string ?? "", outputName: $0.column("output_name")?.string ?? "",
+                    attempt: $0.column("attempts")?.integer ?? 1)
+            }
+        }
+    }
+
+    public func renew(path: String, worker: WorkerIdentity, lease: Duration) async throws(CatalogError) -> Bool {
+        try await transaction {
+            !(try await rows(
+                """
+                UPDATE batch_files SET lease_expires = ? WHERE path = ? AND status = 'running' AND lease_owner = ?
+                RETURNING path
+                """, [.float(Self.now() + lease.seconds), .text(path), .text(worker.description)])).isEmpty
+        }
+    }
+
+    public func complete(path: String, worker: WorkerIdentity, result: FileResult) async throws(CatalogError) -> Bool {
+        try await transaction {
+            let held = try await rows(
+                "SELECT path FROM batch_files WHERE path = ? AND status = 'running' AND lease_owner = ?",
+                [.text(path), .text(worker.description)])
+            guard !held.isEmpty else { return false }
+            _ = try await rows("DELETE FROM batch_events WHERE file = ?", [.text(path)])
+            for (sequence, event) in result.events.enumerated() {
+                _ = try await rows(
+                    "INSERT INTO batch_events (file, sequence, type, event) VALUES (?, ?, ?, ?)",
+                    [.text(path), .integer(sequence), .text(eventType(of: event)), .text(event)])
+            }
+            _ = try await rows(
+                """
+                UPDATE batch_files SET status = 'done', lease_owner = NULL, lease_expires = NULL, error = NULL,
+                    completions = completions + 1, frames = ?, dropped = ?, seconds = ?, event_count = ?, report = ?
+                WHERE path = ?
+                """,
+                [.integer(result.frames), .integer(result.dropped), .float(result.seconds),
+                 .integer(result.events.count), result.report.map { .text($0) } ?? .null, .text(path)])
+            return true
+        }
+    }
+
+    public func fail(path: String, worker: WorkerIdentity, error: String) async throws(CatalogError) {
+        try await transaction {
+            _ = try await rows(
+                """
+                UPDATE batch_files SET status = 'failed', error = ?, lease_owner = NULL, lease_expires = NULL
+                WHERE path = ? AND status = 'running' AND lease_owner = ?
+                """, [.text(error), .text(path), .text(worker.description)])
+        }
+    }
+
+    public func release(path: String, worker: WorkerIdentity) async throws(CatalogError) {
+        try await transaction {
+            _ = try await rows(
+                """
+                UPDATE batch_files SET status = 'pending', lease_owner = NULL, lease_expires = NULL
+                WHERE path = ? AND status = 'running' AND lease_owner = ?
+                """, [.text(path), .text(worker.description)])
+        }
+    }
+
+    public func statusCounts() async throws(CatalogError) -> StatusCounts {
+        do {
+            var counts = StatusCounts()
+            for row in try await lock.withLock({ try await rows("SELECT status, count(*) AS n FROM batch_files GROUP BY status") }) {
+                counts.add(row.column("status")?.string ?? "", count: row.column("n")?.integer ?? 0)
+            }
+            return counts
+        } catch {
+            throw .queryFailed(location: location, reason: "\(error)")
+        }
+    }
+
+    public func files() async throws(CatalogError) -> [CatalogFile] {
+        do {
+            return try await lock.withLock({ try await rows("SELECT * FROM batch_files ORDER BY path") }).map { row in
+                CatalogFile(
+                    path: row.column("path")?.string ?? "", outputName: row.column("output_name")?.string ?? "",
+                    size: Int64(row.column("size")?.integer ?? 0), modified: row.column("modified")?.double ?? 0,
+                    contentHash: row.column("content_hash")?.string ?? "",
+                    status: FileStatus(rawValue: row.column("status")?.string ?? "") ?? .pending,
+                    leaseOwner: row.column("lease_owner")?.string, leaseExpires: row.column("lease_expires")?.double,
+                    attempts: row.column("attempts")?.integer ?? 0, completions: row.column("completions")?.integer ?? 0,
+                    error: row.column("error")?.string, frames: row.column("frames")?.integer,
+                    dropped: row.column("dropped")?.integer, seconds: row.column("seconds")?.double,
+                    events: row.column("event_count")?.integer ?? 0, report: row.column("report")?.string)
+            }
+        } catch {
+            throw .queryFailed(location: location, reason: "\(error)")
+        }
+    }
+
+    public func events(type: String?) async throws(CatalogError) -> [CatalogEvent] {
+        do {
+            let query = "SELECT file, sequence, type, event FROM batch_events"
+                + (type == nil ? "" : " WHERE type = ?") + " ORDER BY file, sequence"
+            return try await lock.withLock({ try await rows(query, type.map { [.text($0)] } ?? []) }).map { row in
+                CatalogEvent(
+                    file: row.column("file")?.string ?? "", sequence: row.column("sequence")?.integer ?? 0,
+                    type: row.column("type")?.string ?? "", json: row.column("event")?.string ?? "")
+            }
+        } catch {
+            throw .queryFailed(location: location, reason: "\(error)")
+        }
+    }
+
+    public func close() async {
+        try? await connection.close()
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Turns a batch's `INPUT...` into the files to process: a file is taken as it is (the user named it, so even a
+/// broken one is tried and recorded as failed); a folder is searched recursively for video files (by extension or,
+/// for other names, by content); `@LIST` reads one input a line (blank lines and `#` comments skipped, relative
+/// paths from the list's folder).
+///
+/// Outputs keep the input tree's layout: a file in a folder input goes to the same relative path under the output
+/// folder, a file named directly goes to the top.
+public enum InputDiscovery {
+    public static func discover(_ inputs: [String]) throws(BatchInputError) -> [CatalogInput] {
+        var found: [(path: String, outputName: String)] = []
+        for input in inputs { try collect(input, relativeTo: FileManager.default.currentDirectoryPath, into: &found) }
+        var byOutput: [String: String] = [:]
+        var result: [CatalogInput] = []
+        var seen = Set<String>()
+        for (path, outputName) in found where seen.insert(path).inserted {
+            if let other = byOutput[outputName] { throw .sameOutputName(outputName, first: other, second: path) }
+            byOutput[outputName] = path
+            result.append(CatalogInput(path: path, outputName: outputName, identity: try FileIdentity(ofFileAt: path)))
+        }
+        guard !result.isEmpty else { throw .noVideoFiles }
+        return result.sorted { $0.path < $1.path }
+    }
+
+    private static func collect(
+        _ input: String, relativeTo base: String, into found: inout [(path: String, outputName: String)]
+    ) throws(BatchInputError) {
+        if input.hasPrefix("@") {
+            let listPath = absolute(String(input.dropFirst()), relativeTo: base)
+            guard FileManager.default.fileExists(atPath: listPath) else { throw .notFound(path: listPath) }
+            guard let text = try? String(contentsOfFile: listPath, encoding: .utf8) else { throw .unreadable(path: listPath) }
+            let listFolder = (listPath as NSString).deletingLastPathComponent
+            for line in text.split(whereSeparator: \.isNewline) {
+                let entry = line.trimmingCharacters(in: .whitespaces)
+                if entry.isEmpty || entry.hasPrefix("#") { continue }
+                try collect(entry, relativeTo: listFolder, into: &found)
+            }
+            return
+        }
+        let path = absolute(input, relativeTo: base)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .notFound(path: input) }
+        if !isFolder.boolValue {
+            found.append((path, stem(of: (path as NSString).lastPathComponent)))
+            return
+        }
+        guard let walker = FileManager.default.enumerator(atPath: path) else { throw .unreadable(path: path) }
+        var relativePaths: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let full = (path as NSString).appendingPathComponent(relative)
+            var entryIsFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &entryIsFolder), !entryIsFolder.boolValue,
+                !(relative as NSString).lastPathComponent.hasPrefix("."), VideoFileSniffer.isVideo(path: full)
+            else { continue }
+            relativePaths.append(relative)
+        }
+        for relative in relativePaths.sorted() {
+            found.append(((path as NSString).appendingPathComponent(relative), stem(of: relative)))
+        }
+    }
+
+    private static func absolute(_ path: String, relativeTo base: String) -> String {
+        let joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
+    /// `day1/clip.mp4` → `day1/clip`.
+    private static func stem(of relative: String) -> String {
+        (relative as NSString).deletingPathExtension
+    }
+}

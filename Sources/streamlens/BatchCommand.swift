@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import StreamLens
+import StreamLensBatch
+
+/// `streamlens batch INPUT... --output-dir DIR [run options]`: every file through `run`, remembered in a catalog.
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Run many recordings, resumably: every run option applies to every file.",
+        discussion: """
+            INPUT is a video file, a folder (searched recursively for video files) or @LIST (a file naming one input a \
+            line). Per input, under --output-dir with the input tree's layout: NAME.mp4 (unless --output null), \
+            NAME.report.json, NAME.events.jsonl, NAME.vtt; for the batch: batch-summary.html and batch-summary.json.
+            The catalog (default DIR/catalog.sqlite) remembers every file: running the same command again does only \
+            what is not done yet, and redoes inputs that changed. With a PostgreSQL catalog, any number of batch \
+            processes on any number of machines share the work (inputs and --output-dir must be at the same paths on \
+            every machine).
+            Exit status: 0 every file done, 1 a file failed or the catalog failed, 2 bad arguments, 130 interrupted.
+            """
+    )
+
+    @Argument(help: "Video files, folders or @LIST files.")
+    var inputs: [String] = []
+
+    @Option(help: "Folder for every output (created if missing).")
+    var outputDir: String
+
+    @Option(help: "A pipeline file (YAML) for every file's run; its input, output and report paths are set per file.")
+    var pipeline: String?
+
+    @Option(help: "sqlite:PATH or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: sqlite:DIR/catalog.sqlite).")
+    var catalog: String?
+
+    @Option(help: "Files run at once on this machine, each a full pipeline (default: half the cores, at least 1).")
+    var workers: Int?
+
+    @Option(help: "Seconds a worker holds a file without renewing; a dead worker's file is taken over after this.")
+    var lease: Double = 30
+
+    @Flag(help: "Try failed files again.")
+    var retryFailed = false
+
+    @Flag(help: "Do every file again, done ones too.")
+    var force = false
+
+    @Option(help: ArgumentHelp("Machine name in leases (tests play several machines with it).", visibility: .hidden))
+    var workerHost: String?
+
+    @OptionGroup(title: "Run options (applied to every file)") var options: RunOptions
+
+    func run() async throws {
+        let batchOptions: BatchOptions
+        do { batchOptions = try validated() } catch {
+            printError(error)
+            throw ExitCode(2)
+        }
+        let location: CatalogLocation
+        do {
+            location = try CatalogLocation(
+                parsing: catalog ?? "sqlite:" + (batchOptions.outputFolder as NSString).appendingPathComponent("catalog.sqlite"))
+        } catch {
+            printError(error)
+            throw ExitCode(1)
+        }
+        let inputs: [CatalogInput]
+        do { inputs = try InputDiscovery.discover(self.inputs) } catch {
+            printError(error)
+            throw ExitCode(2)
+        }
+        do { try FileManager.default.createDirectory(atPath: batchOptions.outputFolder, withIntermediateDirectories: true) } catch {
+            printError("cannot create output folder '\(batchOptions.outputFolder)': check the path and its permissions")
+            throw ExitCode(1)
+        }
+        let started = ContinuousClock.now
+        let catalog: any BatchCatalog
+        do { catalog = try await location.open() } catch {
+            printError(error)
+            throw ExitCode(1)
+        }
+        let exitStatus = await runBatch(inputs: inputs, catalog: catalog, options: batchOptions, location: location, started: started)
+        await catalog.close()
+        throw ExitCode(exitStatus)
+    }
+
+    private func runBatch(
+        inputs: [CatalogInput], catalog: any BatchCatalog, options batchOptions: BatchOptions, location: CatalogLocation,
+        started: ContinuousClock.Instant
+    ) async -> Int32 {
+        do {
+            let counts = try await catalog.register(inputs, policy: RegistrationPolicy(retryFailed: retryFailed, force: force))
+            let progress = BatchProgress(
+                total: counts.total, alreadyFinished: counts.done + counts.failed, alreadyFailed: counts.failed,
+                enabled: batchOptions.showProgress)
+            let runner = BatchRunner(catalog: catalog, options: batchOptions, progress: progress)
+            let signals = StopSignals { signal in runner.stop(stopChildren: signal == SIGTERM) }
+            let ending = try await runner.run()
+            signals.cancel()
+            await progress.end()
+            let files = try await catalog.files()
+            let thisRun = await progress.thisRun
+            let summary = BatchSummary(
+                catalog: location.description, files: files, finishedThisRun: thisRun.files,
+                framesThisRun: thisRun.frames, wallSeconds: (ContinuousClock.now - started).seconds)
+            do { try summary.write(to: batchOptions.outputFolder) } catch {
+                printError("cannot write the batch summary into '\(batchOptions.outputFolder)': check free space and permissions")
+            }
+            switch ending {
+            case .interrupted:
+                print("batch: interrupted; \(summary.counts.done) of \(summary.counts.total) files done; run the same command to go on")
+                return 130
+            case .finished(let final):
+                let summaryPath = (batchOptions.outputFolder as NSString).appendingPathComponent("batch-summary.html")
+                print("batch: \(final.total) files: \(final.done) done, \(final.failed) failed · \(summaryPath)")
+                for file in files where file.status == .failed {
+                    FileHandle.standardError.write(Data("streamlens: failed: \(file.path): \(file.error ?? "")\n".utf8))
+                }
+                return final.failed > 0 ? 1 : 0
+            }
+        } catch {
+            printError(error)
+            return 1
+        }
+    }
+
+    /// The batch's own options, checked; the run options checked as `run` would check them.
+    private func validated() throws -> BatchOptions {
+        if inputs.isEmpty { throw BatchArgumentError("give at least one INPUT (a video file, a folder or @LIST)") }
+        if let option = options.firstPerFileOption {
+            throw BatchArgumentError("\(option) is set per file by batch (under --output-dir); leave it out")
+        }
+        var videoExtension: String? = "mp4"
+        if let output = options.output {
+            let name = output.hasPrefix(".") ? String(output.dropFirst()) : output
+            switch name {
+            case "null": videoExtension = nil
+            case "mp4", "mkv", "webm", "mov": videoExtension = name
+            default: throw BatchArgumentError("--output in a batch is null or a container (mp4, mkv, webm, mov), not '\(output)'")
+            }
+        }
+        // The same checks `run` makes, on a stand-in input: a bad option fails here once, not once per file.
+        var check = options
+        check.input = "/dev/null"
+        check.output = nil
+        let pipelinePath = pipeline.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let configuration = try check.makeConfiguration(pipelineFile: pipelinePath)
+        if configuration.timelinePath != nil || configuration.htmlPath != nil || configuration.metricsPort != nil {
+            throw BatchArgumentError(
+                "\(pipeline ?? "the pipeline file") sets report.timeline, report.html or report.metrics_port, which every file would share; remove them for a batch")
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workerCount = workers ?? max(1, cores / 2)
+        guard (1...256).contains(workerCount) else { throw BatchArgumentError("--workers \(workerCount) is not within 1…256") }
+        guard lease.isFinite, lease >= 1 else { throw BatchArgumentError("--lease \(lease) is too short; give 1 second or more") }
+        let outputFolder = URL(fileURLWithPath: outputDir).standardizedFileURL.path
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return BatchOptions(
+            executable: executable, outputFolder: outputFolder, videoExtension: videoExtension,
+            sharedRunOptions: (pipelinePath.map { [$0] } ?? []) + options.sharedArguments, workers: workerCount,
+            lease: .milliseconds(Int64(lease * 1000)), host: workerHost ?? WorkerIdentity.localHost,
+            showProgress: !options.quiet)
+    }
+}
+
+/// A bad batch argument, said in one line.
+struct BatchArgumentError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// SIGINT/SIGTERM stop a batch gracefully: no new files, running ones finish their outputs and go back to pending.
+final class StopSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(onStop: @escaping @Sendable (Int32) -> Void) {
+        sources = [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { onStop(signalNumber) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
+
+/// One error line from a message.
+func printError(_ message: String) { printError(BatchArgumentError(message)) }

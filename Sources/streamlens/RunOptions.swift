@@ -1,0 +1,250 @@
+import ArgumentParser
+import Foundation
+import StreamLens
+import StreamLensCompositing
+import StreamLensDetection
+
+/// The options of `run`, shared with `batch` (which applies them to every file): flags override the pipeline file.
+struct RunOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "File, URI, /dev/videoN or GStreamer source description.")
+    var input: String?
+
+    @Option(name: .shortAndLong, help: "File (.mp4 .mov .mkv .webm), 'null', or GStreamer sink description.")
+    var output: String?
+
+    @Option(help: "Frame pool slots between decoder and output.")
+    var poolSize: Int?
+
+    @Option(help: "block (lossless), drop (live), or auto (files block, live sources drop).")
+    var backpressure: String?
+
+    @Option(help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
+    var analysisInterval: Double?
+
+    @Option(help: "Detect objects: hog (people), cascade:NAME|PATH (fullbody, upperbody, frontalface, licence_plate…), onnx:PATH (YOLO v5/v8/v11).")
+    var detector: String?
+
+    @Option(help: "Detection confidence threshold (0…1, default 0.5).")
+    var confidence: Double?
+
+    @Option(help: "Keep only these detection classes (comma list of names or ids).")
+    var classes: String?
+
+    @Option(help: "ONNX: class-names file, one name per line (default: the 80 COCO names).")
+    var classNames: String?
+
+    @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
+    var speedLimits: String?
+
+    @Option(help: "x264 speed preset for file outputs.")
+    var encoderPreset: String?
+
+    @Flag(help: "Burn frame index and time into every frame.")
+    var stamp = false
+
+    @Option(help: ArgumentHelp(
+        "What to draw: a comma list of boxes, labels, badge, hud, spotlight; or none.",
+        discussion: "Default: boxes and labels (and the speed-limit badge) whenever an analysis stage runs."))
+    var annotate: String?
+
+    @Option(help: ArgumentHelp("Always-on overlay clip PATH@x,y[,w,h] (repeatable): WebM/MOV with alpha, PNG, SVG, GIF…"))
+    var overlay: [String] = []
+
+    @Option(help: "Write the run report as JSON.")
+    var report: String?
+
+    @Option(help: "Write the per-frame timeline as CSV.")
+    var timeline: String?
+
+    @Option(help: "Write an HTML report with plots.")
+    var html: String?
+
+    @Option(help: "Write detection and speed-limit events as JSON lines.")
+    var events: String?
+
+    @Option(help: "Write speed-limit events as WebVTT subtitles.")
+    var subtitles: String?
+
+    @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics while running.")
+    var metricsPort: Int?
+
+    @Option(help: "Seconds the first Ctrl-C/SIGTERM may spend draining and finalizing before the run stops hard (a second signal stops at once).")
+    var shutdownGrace: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Reopen a lost live input with backoff (0.5 s doubling to 10 s). Default: on for network sources and cameras.")
+    var reconnect: Bool?
+
+    @Option(help: "Give up on a lost live input after this many reconnection attempts in a row (default: keep trying).")
+    var reconnectMax: Int?
+
+    @Option(help: "End a live run whose input sends nothing for this many seconds (default: wait).")
+    var stallTimeout: Double?
+
+    @Option(help: "End a file run in which no frame moves for this many seconds: a stuck pipeline (0 = off, default 30).")
+    var watchdog: Double?
+
+    @Flag(help: "No progress line.")
+    var quiet = false
+
+    @Flag(help: ArgumentHelp("Record no statistics (no report): only to measure what recording costs.", visibility: .hidden))
+    var noStatistics = false
+
+    /// The pipeline file (or the built-in demo), then flags on top.
+    func makeConfiguration(pipelineFile: String?) throws(RunError) -> RunConfiguration {
+        var configuration: RunConfiguration
+        if let pipelineFile {
+            configuration = try PipelineFile.load(pipelineFile, inputOverride: input)
+        } else if let input {
+            configuration = RunConfiguration(input: InputSource(parsing: input))
+        } else {
+            configuration = try DemoPipeline.configuration()
+        }
+        if let output { configuration.output = try OutputTarget(parsing: output) }
+        if let poolSize {
+            guard (1...64).contains(poolSize) else {
+                throw .invalidConfiguration(file: nil, key: "--pool-size", problem: "\(poolSize) is out of range; allowed 1…64")
+            }
+            configuration.poolCapacity = poolSize
+        }
+        if let backpressure {
+            guard ["auto", "block", "drop"].contains(backpressure) else {
+                throw .invalidConfiguration(file: nil, key: "--backpressure", problem: "'\(backpressure)' is not allowed; use auto, block or drop")
+            }
+            configuration.backpressure = BackpressurePolicy(rawValue: backpressure)
+        }
+        if let analysisInterval {
+            guard analysisInterval >= 0 else {
+                throw .invalidConfiguration(file: nil, key: "--analysis-interval", problem: "must be 0 or more seconds")
+            }
+            configuration.analysisInterval = .milliseconds(Int64((analysisInterval * 1000).rounded()))
+        }
+        if let encoderPreset {
+            guard PipelineFile.x264Presets.contains(encoderPreset) else {
+                throw .invalidConfiguration(file: nil, key: "--encoder-preset", problem: "use one of \(PipelineFile.x264Presets.joined(separator: ", "))")
+            }
+            configuration.encoderPreset = encoderPreset
+        }
+        if let detector {
+            if detector == "off" {
+                configuration.detection = nil
+            } else {
+                do {
+                    let spec = try DetectorSpec(parsing: detector)
+                    var options = configuration.detection ?? ObjectDetectionOptions(detector: spec)
+                    options.detector = spec
+                    configuration.detection = options
+                } catch {
+                    throw .invalidConfiguration(file: nil, key: "--detector", problem: "\(error)")
+                }
+            }
+        }
+        if confidence != nil || classes != nil || classNames != nil {
+            guard var options = configuration.detection else {
+                throw .invalidConfiguration(file: nil, key: "--confidence/--classes/--class-names", problem: "needs --detector")
+            }
+            if let confidence {
+                guard (0...1).contains(confidence) else {
+                    throw .invalidConfiguration(file: nil, key: "--confidence", problem: "\(confidence) is not within 0…1")
+                }
+                options.confidenceThreshold = confidence
+            }
+            if let classes { options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let classNames { options.classNamesPath = classNames }
+            configuration.detection = options
+        }
+        if let speedLimits {
+            guard speedLimits == "off" || SpeedLimitOptions.regions.contains(speedLimits) else {
+                throw .invalidConfiguration(file: nil, key: "--speed-limits", problem: "'\(speedLimits)' is not allowed; use eu, us or off")
+            }
+            if speedLimits == "off" {
+                configuration.speedLimits = nil
+            } else {
+                var options = configuration.speedLimits ?? SpeedLimitOptions()
+                options.region = speedLimits
+                configuration.speedLimits = options
+            }
+        }
+        if stamp { configuration.frameStamp = true }
+        if let annotate { configuration.annotations = try RunCommand.annotations(from: annotate) }
+        for specification in overlay {
+            do { configuration.overlays.append(try OverlayRule.parseAlwaysOn(specification)) } catch {
+                throw .invalidConfiguration(file: nil, key: "--overlay", problem: error.description)
+            }
+        }
+        configuration.reportPath = report ?? configuration.reportPath
+        configuration.timelinePath = timeline ?? configuration.timelinePath
+        configuration.htmlPath = html ?? configuration.htmlPath
+        configuration.eventsPath = events ?? configuration.eventsPath
+        configuration.subtitlesPath = subtitles ?? configuration.subtitlesPath
+        if let metricsPort {
+            guard (1...65535).contains(metricsPort) else {
+                throw .invalidConfiguration(file: nil, key: "--metrics-port", problem: "\(metricsPort) is not a port (1…65535)")
+            }
+            configuration.metricsPort = metricsPort
+        }
+        if quiet { configuration.showProgress = false }
+        if let shutdownGrace {
+            configuration.shutdownGrace = try RunCommand.seconds(shutdownGrace, key: "--shutdown-grace", allowZero: true)
+        }
+        if let reconnect { configuration.reconnect = reconnect }
+        if let reconnectMax {
+            guard reconnectMax >= 0 else {
+                throw .invalidConfiguration(file: nil, key: "--reconnect-max", problem: "must be 0 or more attempts")
+            }
+            configuration.reconnectMaxAttempts = reconnectMax
+        }
+        if let stallTimeout { configuration.stallTimeout = try RunCommand.seconds(stallTimeout, key: "--stall-timeout", allowZero: false) }
+        if let watchdog {
+            configuration.watchdog = watchdog == 0 ? nil : try RunCommand.seconds(watchdog, key: "--watchdog", allowZero: false)
+        }
+        if noStatistics {
+            guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,
+                configuration.metricsPort == nil
+            else {
+                throw .invalidConfiguration(file: nil, key: "--no-statistics", problem: "reports and metrics need statistics")
+            }
+            configuration.statistics = false
+        }
+        return configuration
+    }
+}
+
+extension RunOptions {
+
+    /// The options given, back as `streamlens run` arguments (without the per-file ones and `--output`), so that a
+    /// batch can hand every file the same options it was given.
+    var sharedArguments: [String] {
+        var arguments: [String] = []
+        func add(_ name: String, _ value: (some CustomStringConvertible)?) {
+            if let value { arguments += [name, value.description] }
+        }
+        add("--pool-size", poolSize)
+        add("--backpressure", backpressure)
+        add("--analysis-interval", analysisInterval)
+        add("--detector", detector)
+        add("--confidence", confidence)
+        add("--classes", classes)
+        add("--class-names", classNames)
+        add("--speed-limits", speedLimits)
+        add("--encoder-preset", encoderPreset)
+        if stamp { arguments.append("--stamp") }
+        add("--annotate", annotate)
+        for specification in overlay { arguments += ["--overlay", specification] }
+        add("--shutdown-grace", shutdownGrace)
+        if let reconnect { arguments.append(reconnect ? "--reconnect" : "--no-reconnect") }
+        add("--reconnect-max", reconnectMax)
+        add("--stall-timeout", stallTimeout)
+        add("--watchdog", watchdog)
+        return arguments
+    }
+
+    /// The first per-file option given (`--input`, `--report`…), if any: a batch names those files itself.
+    var firstPerFileOption: String? {
+        let given: [(String, Bool)] = [
+            ("--input", input != nil), ("--report", report != nil), ("--timeline", timeline != nil),
+            ("--html", html != nil), ("--events", events != nil), ("--subtitles", subtitles != nil),
+            ("--metrics-port", metricsPort != nil),
+        ]
+        return given.first { $0.1 }?.0
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import StreamLensBatch
+
+/// The repository root (this file is Tests/StreamLensBatchTests/BatchSupport.swift).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `streamlens` executable built next to the tests.
+let streamlensExecutable: String = {
+    let candidates = [".build/debug/streamlens", ".build/release/streamlens"].map { repositoryRoot.appendingPathComponent($0).path }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+}()
+
+let mediaFolder = repositoryRoot.appendingPathComponent(".media-cache/media")
+
+/// A fresh temporary folder.
+func makeTemporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streamlens-batch-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// What a command printed and how it ended.
+struct CommandResult: Sendable {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+}
+
+/// Runs a command to the end on a thread of its own (not on Swift concurrency's few threads).
+func runCommand(_ executable: String, _ arguments: [String], timeout: TimeInterval = 300) async throws -> CommandResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            do {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
+                let output = Pipe()
+                let errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                try process.run()
+                let timer = DispatchSource.makeTimerSource()
+                timer.schedule(deadline: .now() + timeout)
+                timer.setEventHandler { if process.isRunning { process.terminate() } }
+                timer.resume()
+                // Read both pipes at once: a child filling one while we wait on the other would hang.
+                let errorData = LockedData()
+                let errorReader = Thread { errorData.set(errors.fileHandleForReading.readDataToEndOfFile()) }
+                errorReader.start()
+                let outputData = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                timer.cancel()
+                while !errorData.isSet { Thread.sleep(forTimeInterval: 0.01) }
+                continuation.resume(returning: CommandResult(
+                    status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                    standardError: String(decoding: errorData.value, as: UTF8.self)))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }.start()
+    }
+}
+
+/// Data written once by one thread and read by another.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ value: Data) { lock.withLock { data = value } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data { lock.withLock { data ?? Data() } }
+}
+
+/// Runs `streamlens ARGUMENTS`.
+func streamlens(_ arguments: [String], timeout: TimeInterval = 300) async throws -> CommandResult {
+    try await runCommand(streamlensExecutable, arguments, timeout: timeout)
+}
+
+/// Starts `streamlens ARGUMENTS` without waiting (to kill it); its output goes to `log`.
+func startStreamlens(_ arguments: [String], log: URL) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: streamlensExecutable)
+    process.arguments = arguments
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    return process
+}
+
+/// Waits (polling every 0.1 s, up to `timeout`) until `condition` holds.
+func waitUntil(timeout: TimeInterval = 120, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return false
+}
+
+/// The pipeline every batch test runs: HOG people detection (real events on the street clips) with a latency budget
+/// no call reaches, so that which frames are analysed depends on stream time only, not on how busy the machine is
+/// (the default 250 ms budget would stretch the cadence on a loaded machine and change the events).
+let testPipeline: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("streamlens-batch-test-pipeline-\(getpid()).yaml").path
+    try? "stages:\n  detector: { backend: hog, budget: 60 }\n".write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}()
+
+/// The batch options every batch test uses: the test pipeline, no video.
+let analysisOptions = ["--pipeline", testPipeline, "--output", "null"]
+
+/// Short clips cut from the real media (decoded and re-encoded here, never committed), made once per test process.
+/// Names carry a dashcam-style start time so drive times can be checked.
+enum TestClips {
+    struct Clip: Sendable {
+        var relativePath: String
+        var source: String
+        var width: Int
+        var height: Int
+        /// Frames let through before end-of-stream (the file holds about as many; the lone run counts them).
+        var frames: Int
+    }
+
+    static let clips = [
+        Clip(relativePath: "20240501_093000.mp4", source: "bikes.mp4", width: 640, height: 272, frames: 40),
+        Clip(relativePath: "20240501_093100.mp4", source: "vtest.avi", width: 384, height: 288, frames: 50),
+        Clip(relativePath: "day2/20240502_080000.mp4", source: "bikes-1080p.mp4", width: 480, height: 270, frames: 30),
+        Clip(relativePath: "day2/20240502_081500.mp4", source: "vtest.avi", width: 320, height: 240, frames: 35),
+    ]
+
+    private static let made = Task<URL, any Error> {
+        let folder = try makeTemporaryFolder().appendingPathComponent("clips")
+        for clip in clips {
+            let destination = folder.appendingPathComponent(clip.relativePath)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let result = try await runCommand("/usr/bin/gst-launch-1.0", [
+                "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent(clip.source).path)", "!", "decodebin", "!",
+                "videoconvert", "!", "videoscale", "!", "video/x-raw,width=\(clip.width),height=\(clip.height)", "!",
+                "identity", "eos-after=\(clip.frames)", "!", "x264enc", "speed-preset=ultrafast", "!", "mp4mux", "!",
+                "filesink", "location=\(destination.path)",
+            ])
+            guard result.status == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make \(clip.relativePath): \(result.standardError)"])
+            }
+        }
+        return folder
+    }
+
+    /// A copy of the clip folder for one test (tests change and kill things in it).
+    static func folder() async throws -> URL {
+        let source = try await made.value
+        let copy = try makeTemporaryFolder().appendingPathComponent("clips")
+        try FileManager.default.copyItem(at: source, to: copy)
+        return copy
+    }
+
+    private static let loneRuns = LoneRuns()
+
+    /// The events of a lone `streamlens run` of `relativePath` with the test pipeline (run once per clip).
+    static func eventsOfLoneRun(_ relativePath: String) async throws -> [String] {
+        try await loneRuns.run(of: relativePath).events
+    }
+
+    /// The frames a lone run of `relativePath` decoded (its report's `frames.decoded`).
+    static func framesOfLoneRun(_ relativePath: String) async throws -> Int {
+        try await loneRuns.run(of: relativePath).frames
+    }
+
+    actor LoneRuns {
+        private var cache: [String: (events: [String], frames: Int)] = [:]
+
+        func run(of relativePath: String) async throws -> (events: [String], frames: Int) {
+            if let known = cache[relativePath] { return known }
+            let source = try await made.value.appendingPathComponent(relativePath)
+            let folder = try makeTemporaryFolder()
+            let events = folder.appendingPathComponent("events.jsonl")
+            let report = folder.appendingPathComponent("report.json")
+            let result = try await streamlens([
+                "run", testPipeline, "--input", source.path, "--events", events.path, "--report", report.path,
+                "--output", "null", "--quiet",
+            ])
+            guard result.status == 0 else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "lone run failed: \(result.standardError)"])
+            }
+            let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").map(String.init)
+            let reportObject = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+            let frames = (reportObject?["frames"] as? [String: Any])?["decoded"] as? Int ?? -1
+            cache[relativePath] = (lines, frames)
+            return (lines, frames)
+        }
+    }
+}
+
+/// The catalog's events of one file, as the run wrote them.
+func catalogEvents(_ catalog: any BatchCatalog, file: String) async throws -> [String] {
+    try await catalog.events(type: nil).filter { $0.file == file }.map(\.json)
+}
+
+/// Processes whose command line mentions `text` (a child left behind would show here).
+func processes(mentioning text: String) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+        guard pid != getpid(), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return String(decoding: data, as: UTF8.self).contains(text)
+    }
+}

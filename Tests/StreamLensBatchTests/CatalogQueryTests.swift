@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import StreamLensBatch
+
+/// `status`, `events` and the catalog addresses, on an SQLite catalog a real batch wrote.
+@Suite(.serialized) struct CatalogQueryTests {
+    @Test func statusAndEventsReadWhatTheBatchRecorded() async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let list = clips.deletingLastPathComponent().appendingPathComponent("list.txt")
+        // A list file: one clip by relative path, a comment, a blank line.
+        try "# two of the clips\nclips/20240501_093000.mp4\n\nclips/day2/20240502_080000.mp4\n".write(to: list, atomically: true, encoding: .utf8)
+        let batch = try await streamlens(["batch", "@" + list.path, "--output-dir", output.path, "--quiet"] + analysisOptions)
+        #expect(batch.status == 0, "\(batch.standardError)")
+        let url = "sqlite:" + output.appendingPathComponent("catalog.sqlite").path
+
+        let status = try await streamlens(["status", "--catalog", url])
+        #expect(status.status == 0)
+        let frames = try await TestClips.framesOfLoneRun("20240501_093000.mp4")
+            + (try await TestClips.framesOfLoneRun("day2/20240502_080000.mp4"))
+        let events = try await TestClips.eventsOfLoneRun("20240501_093000.mp4").count
+            + (try await TestClips.eventsOfLoneRun("day2/20240502_080000.mp4")).count
+        #expect(status.standardOutput == "files: 2 (2 done, 0 failed, 0 pending, 0 running)\nframes: \(frames) · events: \(events)\n")
+
+        let csv = try await streamlens(["events", "--catalog", url, "--format", "csv", "--file", "2024050[2]_*"])
+        #expect(csv.status == 0, "\(csv.standardError)")
+        var rows = csv.standardOutput.split(separator: "\n").map(String.init)
+        #expect(rows.removeFirst() == "file,drive_time,type,stage,start,end,class,class_id,track_id,confidence,value,unit,box,reads,observations,reason")
+        let lone = try await TestClips.eventsOfLoneRun("day2/20240502_080000.mp4")
+        #expect(rows.count == lone.count)
+        #expect(rows.allSatisfy { $0.hasPrefix(clips.appendingPathComponent("day2/20240502_080000.mp4").path + ",2024-05-02T08:00:0") })
+
+        let tracks = try await streamlens(["events", "--catalog", url, "--type", "track"])
+        #expect(tracks.standardOutput.split(separator: "\n").allSatisfy { $0.contains("\"type\":\"track\"") })
+        let all = try await streamlens(["events", "--catalog", url])
+        let loneAll = try await TestClips.eventsOfLoneRun("20240501_093000.mp4") + lone
+        #expect(all.standardOutput.split(separator: "\n").count == loneAll.count)
+    }
+
+    @Test(arguments: [
+        (["status", "--catalog", "mysql://x@y/z"], "streamlens: error: bad catalog 'mysql://x@y/z': use sqlite:PATH or postgresql://"),
+        (["events", "--catalog", "postgresql://host-without-user/db"], "streamlens: error: bad catalog 'postgresql://host-without-user/db'"),
+        (["status", "--catalog", "sqlite:/nonexistent/catalog.sqlite"], "streamlens: error: cannot open catalog sqlite:/nonexistent/catalog.sqlite: no such file"),
+        (["batch", "/dev/null", "--output-dir", "/tmp/streamlens-batch-bad-url", "--catalog", "redis://localhost"], "streamlens: error: bad catalog 'redis://localhost'"),
+    ])
+    func badCatalogIsOneLineAndExitOne(arguments: [String], message: String) async throws {
+        let result = try await streamlens(arguments)
+        #expect(result.status == 1)
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix(message), "\(result.standardError)")
+    }
+
+    @Test func perFileRunOptionsAreRefused() async throws {
+        let result = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--events", "e.jsonl"])
+        #expect(result.status == 2)
+        #expect(result.standardError == "streamlens: error: --events is set per file by batch (under --output-dir); leave it out\n")
+    }
+}

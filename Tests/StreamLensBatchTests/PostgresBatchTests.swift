@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import StreamLensBatch
+
+/// Many machines on one PostgreSQL catalog: a real server (initdb on a free loopback port), three `streamlens batch`
+/// processes playing three machines, one of them SIGKILLed while it holds a file.
+@Suite(.serialized, .enabled(if: PostgresServer.unavailableReason == nil, "\(PostgresServer.unavailableReason ?? "")"))
+struct PostgresBatchTests {
+    @Test func threeWorkersOneKilledDoEveryFileExactlyOnce() async throws {
+        let server = try await PostgresServer.start()
+        do {
+            try await threeWorkersOneKilled(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func threeWorkersOneKilled(_ server: PostgresServer) async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        func arguments(machine: Int) -> [String] {
+            ["batch", clips.path, "--output-dir", output.path, "--catalog", server.url, "--workers", "1", "--lease", "2",
+             "--worker-host", "machine-\(machine)", "--quiet"] + analysisOptions
+        }
+        let logs = (1...3).map { clips.deletingLastPathComponent().appendingPathComponent("machine-\($0).log") }
+        var workers = [try startStreamlens(arguments(machine: 1), log: logs[0])]
+        // Machine 1 takes the first file; then the others join.
+        let holding = try await waitUntil {
+            (try? await server.query("SELECT count(*) FROM batch_files WHERE lease_owner LIKE 'machine-1:%'")) == "1"
+        }
+        #expect(holding)
+        workers.append(try startStreamlens(arguments(machine: 2), log: logs[1]))
+        workers.append(try startStreamlens(arguments(machine: 3), log: logs[2]))
+        let heldFile = try await server.query("SELECT path FROM batch_files WHERE lease_owner LIKE 'machine-1:%'")
+        kill(workers[0].processIdentifier, SIGKILL)
+        workers[0].waitUntilExit()
+
+        for worker in workers.dropFirst() {
+            let finished = try await waitUntil(timeout: 180) { !worker.isRunning }
+            #expect(finished)
+            #expect(worker.terminationStatus == 0, "\((try? String(contentsOf: logs[1], encoding: .utf8)) ?? "")")
+        }
+        let catalog = try await CatalogLocation(parsing: server.url).open(create: false)
+        let files = try await catalog.files()
+        #expect(files.count == TestClips.clips.count)
+        #expect(files.map(\.status) == Array(repeating: FileStatus.done, count: TestClips.clips.count))
+        #expect(files.map(\.completions) == Array(repeating: 1, count: TestClips.clips.count), "every file done exactly once")
+        if !heldFile.isEmpty {
+            #expect(files.first { $0.path == heldFile }?.attempts == 2, "the killed machine's file was taken over once")
+        }
+        for clip in TestClips.clips {
+            let path = clips.appendingPathComponent(clip.relativePath).path
+            #expect(try await catalogEvents(catalog, file: path) == (try await TestClips.eventsOfLoneRun(clip.relativePath)),
+                    "\(clip.relativePath)")
+        }
+        await catalog.close()
+
+        // Queries on the server.
+        let status = try await streamlens(["status", "--catalog", server.url, "--json"])
+        #expect(status.status == 0, "\(status.standardError)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
+        #expect(json["files"] as? [String: Int] == ["done": 4, "failed": 0, "pending": 0, "running": 0])
+        var loneFrames = 0
+        for clip in TestClips.clips { loneFrames += try await TestClips.framesOfLoneRun(clip.relativePath) }
+        #expect(json["frames"] as? Int == loneFrames)
+
+        let events = try await streamlens(["events", "--catalog", server.url, "--type", "detection", "--file", "20240501_*"])
+        #expect(events.status == 0, "\(events.standardError)")
+        let lines = events.standardOutput.split(separator: "\n")
+        let expected = try await TestClips.eventsOfLoneRun("20240501_093000.mp4").filter { $0.contains("\"type\":\"detection\"") }.count
+            + (try await TestClips.eventsOfLoneRun("20240501_093100.mp4")).filter { $0.contains("\"type\":\"detection\"") }.count
+        #expect(lines.count == expected)
+        #expect(expected > 0)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["type"] as? String == "detection")
+            let file = try #require(object["file"] as? String)
+            #expect(file.hasPrefix(clips.path + "/20240501_"))
+            // 20240501_093000.mp4 starts at 09:30:00; an event at 0.4 s is at 09:30:00.400.
+            let start = try #require(object["start"] as? Double)
+            let fileStart = file.hasSuffix("093000.mp4") ? 0.0 : 60.0
+            let seconds = fileStart + start
+            let expectedTime = String(format: "2024-05-01T09:3%d:%06.3f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
+            #expect(object["drive_time"] as? String == expectedTime)
+        }
+    }
+
+    /// Unreachable servers and bad catalog addresses: one line, exit 1.
+    @Test func unreachableServerIsOneLineAndExitOne() async throws {
+        let port = try freeLoopbackPort()
+        let unreachable = "postgresql://nobody@127.0.0.1:\(port)/batch"
+        for arguments in [["status", "--catalog", unreachable], ["events", "--catalog", unreachable]] {
+            let result = try await streamlens(arguments)
+            #expect(result.status == 1)
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+            #expect(result.standardError.hasPrefix("streamlens: error: cannot open catalog postgresql://nobody@127.0.0.1:\(port)/batch"))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import StreamLensBatch
+
+/// `streamlens batch` with its default SQLite catalog, on short clips cut from the real media.
+@Suite(.serialized) struct SQLiteBatchTests {
+    /// A folder of clips (one in a subfolder) and a corrupt file: every good file is done with the events a lone run
+    /// gives, the corrupt one is failed with its error, the outputs keep the input layout, and a second run with
+    /// nothing changed does nothing; a changed input is redone, alone; --retry-failed tries the failed one again.
+    @Test func batchOverAFolderIsResumableAndNoticesChanges() async throws {
+        let clips = try await TestClips.folder()
+        let corrupt = clips.appendingPathComponent("day2/20240502_090000.mp4")
+        try Data((0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }).write(to: corrupt)
+        try Data("not a video".utf8).write(to: clips.appendingPathComponent("notes.txt"))
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+
+        let first = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--workers", "2"] + analysisOptions)
+        #expect(first.status == 1, "a failed file makes the batch exit 1: \(first.standardError)")
+        #expect(first.standardOutput.contains("5 files: 4 done, 1 failed"), "\(first.standardOutput)")
+        #expect(first.standardError.contains("failed: \(corrupt.path): "), "\(first.standardError)")
+
+        let catalog = try await CatalogLocation.sqlite(path: output.appendingPathComponent("catalog.sqlite").path).open()
+        var files = try await catalog.files()
+        #expect(files.map(\.path) == (TestClips.clips.map(\.relativePath) + ["day2/20240502_090000.mp4"]).sorted()
+            .map { clips.appendingPathComponent($0).path })
+        for clip in TestClips.clips {
+            let path = clips.appendingPathComponent(clip.relativePath).path
+            let file = try #require(files.first { $0.path == path })
+            #expect(file.status == .done)
+            #expect(file.completions == 1)
+            #expect(file.frames == (try await TestClips.framesOfLoneRun(clip.relativePath)), "\(clip.relativePath)")
+            #expect((file.frames ?? 0) >= clip.frames)
+            #expect(try await catalogEvents(catalog, file: path) == (try await TestClips.eventsOfLoneRun(clip.relativePath)))
+            // The input tree's layout under the output folder.
+            let stem = output.appendingPathComponent((clip.relativePath as NSString).deletingPathExtension).path
+            for suffix in [".report.json", ".events.jsonl"] {
+                #expect(FileManager.default.fileExists(atPath: stem + suffix), "\(stem + suffix)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: stem + ".mp4"), "--output null writes no video")
+        }
+        let failed = try #require(files.first { $0.path == corrupt.path })
+        #expect(failed.status == .failed)
+        // The run's own error line, which names the file.
+        #expect(failed.error?.hasPrefix("input '\(corrupt.path)' is not a video GStreamer can decode") == true, "\(failed.error ?? "")")
+        let people = try await catalog.events(type: "detection")
+        #expect(!people.isEmpty, "HOG finds people in the street clips")
+
+        // The summary covers every file.
+        let summaryData = try Data(contentsOf: output.appendingPathComponent("batch-summary.json"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: summaryData) as? [String: Any])
+        let counts = try #require(summary["counts"] as? [String: Int])
+        #expect(counts == ["done": 4, "failed": 1, "pending": 0, "running": 0])
+        var loneFrames = 0
+        for clip in TestClips.clips { loneFrames += try await TestClips.framesOfLoneRun(clip.relativePath) }
+        #expect(summary["frames"] as? Int == loneFrames)
+        let html = try String(contentsOf: output.appendingPathComponent("batch-summary.html"), encoding: .utf8)
+        #expect(html.contains("day2/20240502_080000") && html.contains("class=\"failed\""))
+
+        // Nothing changed: nothing is done again.
+        let second = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--quiet"] + analysisOptions)
+        #expect(second.status == 1)
+        files = try await catalog.files()
+        #expect(files.map(\.attempts) == [1, 1, 1, 1, 1])
+        #expect(files.map(\.completions) == [1, 1, 1, 1, 0])
+
+        // A changed input (same size, new content at the end, new time) is redone, alone.
+        let changed = clips.appendingPathComponent("20240501_093100.mp4")
+        let handle = try FileHandle(forUpdating: changed)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size - 1)
+        let last = try handle.read(upToCount: 1) ?? Data([0])
+        try handle.seek(toOffset: size - 1)
+        try handle.write(contentsOf: Data([last[0] ^ 0x01]))
+        try handle.close()
+        let third = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--quiet"] + analysisOptions)
+        #expect(third.status == 1)
+        files = try await catalog.files()
+        #expect(files.first { $0.path == changed.path }?.completions == 2, "done before the change and once after")
+        #expect(files.first { $0.path == changed.path }?.attempts == 1)
+        #expect(files.filter { $0.path != changed.path }.map(\.attempts) == [1, 1, 1, 1])
+        #expect(files.first { $0.path == changed.path }?.status == .done)
+
+        // --retry-failed tries the corrupt file again (and it fails again); --force redoes everything.
+        _ = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--quiet", "--retry-failed"] + analysisOptions)
+        files = try await catalog.files()
+        #expect(files.first { $0.path == corrupt.path }?.attempts == 1, "reset to pending, then tried once")
+        #expect(files.first { $0.path == corrupt.path }?.status == .failed)
+        #expect(files.filter { $0.status == .done }.map(\.completions) == [1, 2, 1, 1], "done files are not redone")
+        await catalog.close()
+    }
+
+    /// SIGKILL in the middle of a batch, then the same command again: every file done once, with the events of a lone
+    /// run, and the killed batch's child did not live on.
+    @Test func killedBatchResumesWithOnlyWhatIsNotDone() async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let arguments = ["batch", clips.path, "--output-dir", output.path, "--workers", "1"] + analysisOptions
+        let batch = try startStreamlens(arguments, log: clips.deletingLastPathComponent().appendingPathComponent("first.log"))
+        let catalogPath = output.appendingPathComponent("catalog.sqlite").path
+        // Kill it once one file is done and the next one is running.
+        let midway = try await waitUntil {
+            guard FileManager.default.fileExists(atPath: catalogPath) else { return false }
+            let status = try await streamlens(["status", "--catalog", "sqlite:" + catalogPath, "--json"])
+            let json = try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any]
+            let counts = json?["files"] as? [String: Int]
+            return (counts?["done"] ?? 0) >= 1 && (counts?["running"] ?? 0) == 1
+        }
+        #expect(midway)
+        kill(batch.processIdentifier, SIGKILL)
+        batch.waitUntilExit()
+        #expect(try await waitUntil(timeout: 10) { processes(mentioning: output.path).isEmpty },
+                "the running file's child dies with its batch")
+
+        let catalog = try await CatalogLocation.sqlite(path: catalogPath).open()
+        let before = try await catalog.files()
+        #expect(before.contains { $0.status == .running }, "the killed batch left its file running")
+        #expect(before.contains { $0.status == .done })
+
+        let resumed = try await streamlens(arguments + ["--quiet"])
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        let after = try await catalog.files()
+        #expect(after.map(\.status) == Array(repeating: FileStatus.done, count: TestClips.clips.count))
+        #expect(after.map(\.completions) == Array(repeating: 1, count: TestClips.clips.count))
+        for file in before where file.status == .done {
+            #expect(after.first { $0.path == file.path }?.attempts == 1, "done before the kill: not run again")
+        }
+        for clip in TestClips.clips {
+            let path = clips.appendingPathComponent(clip.relativePath).path
+            #expect(try await catalogEvents(catalog, file: path) == (try await TestClips.eventsOfLoneRun(clip.relativePath)))
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("20240501_093000.events.jsonl.partial").path))
+        await catalog.close()
+    }
+}
