@@ -33,7 +33,7 @@ struct PostgresBatchTests {
         #expect(holding)
         workers.append(try startStreamlens(arguments(machine: 2), log: logs[1]))
         workers.append(try startStreamlens(arguments(machine: 3), log: logs[2]))
-        let heldFile = try await server.query("SELECT path FROM batch_files WHERE lease_owner LIKE 'machine-1:%'")
+        let heldFile = try #require(try await server.query("SELECT path FROM batch_files WHERE lease_owner LIKE 'machine-1:%'"))
         kill(workers[0].processIdentifier, SIGKILL)
         workers[0].waitUntilExit()
 

@@ -1,14 +1,18 @@
 import Foundation
 import Testing
 
-/// A real PostgreSQL server for one test: a new cluster (`initdb`) in a temporary folder, listening on a free
-/// loopback port, stopped and removed by `stop()`. PostgreSQL refuses to run as root, so as root the cluster belongs
-/// to the `postgres` user (Debian's package creates it) and every server command runs through `runuser`.
-struct PostgresServer: Sendable {
+/// A real PostgreSQL server for one test: a new cluster (`initdb`) in a temporary folder, its `postgres` process
+/// started as a child of the tests on a free loopback port, stopped (SIGINT: fast shutdown) and removed by `stop()`.
+///
+/// PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user (Debian's package creates
+/// it) and the server programs run through util-linux `setpriv`, which switches user and then execs: the server is
+/// our own child, not a daemon (`pg_ctl start` daemonizes, and Foundation's Process never saw its end).
+final class PostgresServer: Sendable {
     let folder: URL
     let port: Int
     let binaries: String
     let runAs: String?
+    let server: Process
     static let user = "streamlens"
     static let database = "batch"
 
@@ -26,6 +30,21 @@ struct PostgresServer: Sendable {
         ? "PostgreSQL server programs not found under /usr/lib/postgresql (scripts/test.sh installs Debian's postgresql)"
         : nil
 
+    private init(folder: URL, port: Int, binaries: String, runAs: String?, server: Process) {
+        self.folder = folder
+        self.port = port
+        self.binaries = binaries
+        self.runAs = runAs
+        self.server = server
+    }
+
+    /// The command line that runs `program` as the cluster's owner.
+    private static func command(_ binaries: String, _ program: String, _ arguments: [String], runAs: String?) -> (String, [String]) {
+        let path = binaries + "/" + program
+        guard let runAs else { return (path, arguments) }
+        return ("/usr/bin/setpriv", ["--reuid=\(runAs)", "--regid=\(runAs)", "--init-groups", "--", path] + arguments)
+    }
+
     static func start() async throws -> PostgresServer {
         let binaries = try #require(binaryFolder)
         let folder = URL(fileURLWithPath: "/tmp/streamlens-pg-\(UUID().uuidString.prefix(8))")
@@ -35,46 +54,63 @@ struct PostgresServer: Sendable {
             let chown = try await runCommand("/bin/chown", ["-R", runAs, folder.path])
             #expect(chown.status == 0, "\(chown.standardError)")
         }
-        let server = PostgresServer(folder: folder, port: try freeLoopbackPort(), binaries: binaries, runAs: runAs)
-        try await server.run("initdb", ["-D", server.dataFolder, "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync"])
-        try await server.run("pg_ctl", [
-            "-D", server.dataFolder, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60", "-o",
-            "-p \(server.port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40",
-            "start",
-        ])
-        try await server.run("createdb", ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", user, database])
-        return server
+        let data = folder.appendingPathComponent("data").path
+        let (initdb, initdbArguments) = command(
+            binaries, "initdb", ["-D", data, "-U", user, "--auth=trust", "-E", "UTF8", "--no-sync"], runAs: runAs)
+        let initialized = try await runCommand(initdb, initdbArguments)
+        guard initialized.status == 0 else { throw failure("initdb failed: \(initialized.standardError)") }
+
+        let port = try freeLoopbackPort()
+        let (postgres, postgresArguments) = command(binaries, "postgres", [
+            "-D", data, "-p", "\(port)", "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
+            "-c", "max_connections=40",
+        ], runAs: runAs)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: postgres)
+        server.arguments = postgresArguments
+        let logPath = folder.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: logPath.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logPath)
+        server.standardOutput = log
+        server.standardError = log
+        server.standardInput = FileHandle.nullDevice
+        try server.run()
+        let instance = PostgresServer(folder: folder, port: port, binaries: binaries, runAs: runAs, server: server)
+        let ready = try await waitUntil(timeout: 60) {
+            try await runCommand(binaries + "/pg_isready", ["-h", "127.0.0.1", "-p", "\(port)", "-q"]).status == 0
+        }
+        guard ready, server.isRunning else {
+            await instance.stop()
+            throw failure("postgres did not start: \((try? String(contentsOf: logPath, encoding: .utf8)) ?? "")")
+        }
+        let created = try await runCommand(binaries + "/createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, database])
+        guard created.status == 0 else {
+            await instance.stop()
+            throw failure("createdb failed: \(created.standardError)")
+        }
+        return instance
     }
 
-    var dataFolder: String { folder.appendingPathComponent("data").path }
-
-    /// Runs a PostgreSQL program (as `postgres` when we are root).
-    func run(_ program: String, _ arguments: [String]) async throws {
-        let path = binaries + "/" + program
-        let result = if let runAs {
-            try await runCommand("/usr/sbin/runuser", ["-u", runAs, "--", path] + arguments)
-        } else {
-            try await runCommand(path, arguments)
-        }
-        guard result.status == 0 else {
-            let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw CocoaError(.executableLoad, userInfo: [
-                NSLocalizedDescriptionKey: "\(program) failed: \(result.standardError) \(log.suffix(2000))",
-            ])
-        }
+    private static func failure(_ message: String) -> any Error {
+        CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: message])
     }
 
-    /// Runs SQL with psql and returns its unaligned output.
-    func query(_ sql: String) async throws -> String {
+    /// Runs SQL with psql and returns its unaligned output; nil when it fails (no tables yet, say).
+    func query(_ sql: String) async throws -> String? {
         let result = try await runCommand(binaries + "/psql", [
             "-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", Self.database, "-At", "-c", sql,
         ])
-        #expect(result.status == 0, "\(result.standardError)")
+        guard result.status == 0 else { return nil }
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Fast shutdown (SIGINT), then the folder goes.
     func stop() async {
-        try? await run("pg_ctl", ["-D", dataFolder, "-m", "immediate", "-w", "stop"])
+        if server.isRunning {
+            kill(server.processIdentifier, SIGINT)
+            _ = try? await waitUntil(timeout: 30) { !self.server.isRunning }
+            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+        }
         try? FileManager.default.removeItem(at: folder)
     }
 }
