@@ -53,8 +53,11 @@ public enum PipelineFile {
             }
         }
         if let analysis = try root.section("analysis") {
-            try analysis.rejectUnknownKeys(["interval"])
+            try analysis.rejectUnknownKeys(["interval", "sync"])
             configuration.analysisInterval = try analysis.duration("interval", in: 0...3600)
+            if let sync = try analysis.choice("sync", SyncAnalysisMode.allCases.map(\.rawValue)) {
+                configuration.syncAnalysis = SyncAnalysisMode(rawValue: sync) ?? .auto
+            }
         }
         if let stages = try root.section("stages") {
             try StageOptions.read(stages, into: &configuration)

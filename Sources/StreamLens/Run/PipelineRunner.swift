@@ -38,6 +38,8 @@ public final class PipelineRunner {
         public var stageDetails: [String: ReportValue] = [:]
         /// Wall time from PLAYING to the end.
         public var wallTime: Duration
+        /// Frames were drawn with their own analysis results (``SyncAnalysisMode``); nil when nothing was analysed.
+        public var synchronizedAnalysis: Bool?
     }
 
     /// Things that want to hear about the run while it goes (progress line, statistics).
@@ -133,7 +135,8 @@ public final class PipelineRunner {
                     pool: PoolConfiguration(capacity: configuration.poolCapacity, policy: policy),
                     compositors: stages.compositors, analysis: stages.analysis, observer: observer, clock: clock,
                     inputRestarts: live && configuration.reconnects, outputSizeRule: configuration.output.sizeRule,
-                    timestampJumpLimit: live ? nil : Self.fileTimestampJumpLimit),
+                    timestampJumpLimit: live ? nil : Self.fileTimestampJumpLimit,
+                    synchronizesAnalysis: configuration.syncAnalysis.isOn(policy: policy)),
                 input: input, sinkName: InputSource.sinkName, output: output, sourceName: OutputTarget.sourceName)
         } catch { throw .gstreamer(error) }
         hooks.started(live, policy, live ? nil : input.queryDuration())
@@ -157,6 +160,7 @@ public final class PipelineRunner {
         outcome.hardStopped = result.hardStopped
         outcome.outputFinalized = result.outputFinalized
         outcome.outputFit = path.outputFit
+        if !stages.analysis.isEmpty { outcome.synchronizedAnalysis = path.configuration.synchronizesAnalysis }
         outcome.timestampRepairs = path.timestampRepairs
         outcome.stageDetails = stages.details.compactMapValues { ReportValue(encoding: $0()) }
         let analysisCPU = path.analysisCPUTime

@@ -160,7 +160,7 @@ public final class RunSession {
                 OutputFitReport(
                     mode: $0.mode, width: $0.width, height: $0.height, encodedWidth: $0.encodedWidth,
                     encodedHeight: $0.encodedHeight)
-            })
+            }, syncAnalysis: outcome?.synchronizedAnalysis)
     }
 
     /// Writes the JSON report and the HTML page (each whole or not at all); false when one could not be written.
