@@ -140,7 +140,10 @@ public final class FramePath: @unchecked Sendable {
         let board = DetectionBoard()
         self.board = board
         lanes = configuration.analysis.map {
-            if configuration.synchronizesAnalysis { $0.schedule.keepBaseCadence() }
+            if configuration.synchronizesAnalysis {
+                $0.schedule.keepBaseCadence()
+                $0.stage.resultsWillBeAwaited()
+            }
             return AnalysisLane(
                 stage: $0.stage, schedule: $0.schedule, board: board, observer: configuration.observer,
                 clock: configuration.clock, keepsResults: configuration.synchronizesAnalysis)
@@ -305,7 +308,8 @@ extension FramePath {
     }
 
     private func processFrames() {
-        if configuration.synchronizesAnalysis {
+        // Without analysis there is nothing to wait for: frames take the plain path.
+        if configuration.synchronizesAnalysis && !lanes.isEmpty {
             processFramesInSync()
         } else {
             processFramesWithNewestResults()
