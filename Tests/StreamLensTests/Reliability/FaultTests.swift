@@ -40,7 +40,9 @@ import Glibc
         #expect(seconds < 5)
         let report = try Report(folder.appendingPathComponent("report.json"))
         #expect(report.conservesFrames)
-        #expect((report.dropped["stream_error"] ?? 0) > 0, "\(report.dropped)")
+        // Whether frames were still in the pool when the output failed depends on timing; whichever were, they are
+        // counted as `stream_error` and as nothing else.
+        #expect(report.decoded - report.output == (report.dropped["stream_error"] ?? 0), "\(report.dropped)")
         #expect(report.decoded < 250)
     }
 
