@@ -77,7 +77,7 @@ let package = Package(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
-                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensStats", "Yams",
+                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams",
             ]
         ),
         .executableTarget(

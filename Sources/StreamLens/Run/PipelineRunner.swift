@@ -84,15 +84,15 @@ public final class PipelineRunner {
     }
 
     public let configuration: RunConfiguration
-    private let makeStages: (VideoFormat?) throws(RunError) -> Stages
+    private let makeStages: (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages
     private let observer: (any FramePathObserver)?
     private let clock: any MonotonicClock
     private let interrupt: InterruptSignal
 
-    /// - Parameter stages: builds the stages after the input prerolled, from its format when known.
+    /// - Parameter stages: builds the stages after the input prerolled, from its format when known and the pool policy.
     public init(
         configuration: RunConfiguration,
-        stages: @escaping (VideoFormat?) throws(RunError) -> Stages = { _ in Stages() },
+        stages: @escaping (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages = { _, _ in Stages() },
         observer: (any FramePathObserver)? = nil,
         clock: any MonotonicClock = SystemClock(),
         interrupt: InterruptSignal = InterruptSignal()
@@ -127,7 +127,7 @@ public final class PipelineRunner {
         let partialFile = configuration.output.partialFile
         partialFile?.removeStale()
 
-        let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName))
+        let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName), policy)
         let path: FramePath
         do {
             path = try FramePath(

@@ -101,9 +101,9 @@ public final class RunSession {
             let configuration = configuration
             let runner = PipelineRunner(
                 configuration: configuration,
-                stages: { format throws(RunError) in
+                stages: { format, policy throws(RunError) in
                     try StageAssembly.build(
-                        configuration, format: format, hud: { hudFigures.withLock { $0 } }, outputs: outputs,
+                        configuration, format: format, policy: policy, hud: { hudFigures.withLock { $0 } }, outputs: outputs,
                         warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
                 observer: configuration.statistics ? recorder : nil, clock: clock, interrupt: interrupt)

@@ -11,10 +11,11 @@ import StreamLensText
 enum StageAssembly {
     /// - Parameters:
     ///   - format: the input's format when known (chooses the colour matrix of drawn colours).
+    ///   - policy: the pool's policy; lossless (file) runs analyse on a fixed cadence.
     ///   - hud: the figures the HUD shows (read once per frame, so it must be cheap).
     ///   - warn: one-line warnings (a disabled overlay rule).
     static func build(
-        _ configuration: RunConfiguration, format: VideoFormat?, hud: @escaping @Sendable () -> HUDSnapshot,
+        _ configuration: RunConfiguration, format: VideoFormat?, policy: BackpressurePolicy, hud: @escaping @Sendable () -> HUDSnapshot,
         outputs: AnalysisOutputs,
         warn: @escaping @Sendable (String) -> Void
     ) throws(RunError) -> PipelineRunner.Stages {
@@ -25,6 +26,9 @@ enum StageAssembly {
 
         if var options = configuration.detection {
             if let interval = configuration.analysisInterval { options.interval = interval }
+            // A lossless run waits for the detector anyway, so stretching the cadence under load would only make the
+            // results depend on how busy the machine is: the same file gets the same analyses on every machine.
+            if policy == .block { options.maxCadenceScale = 1 }
             // One OpenCV thread: the detector gets one core, decoding and encoding keep the other. The analysis
             // lane then costs what its inference time says, and a slow detector cannot crowd out the video.
             OpenCVRuntime.threadCount = 1
