@@ -413,6 +413,8 @@ extension FramePath {
     /// A held frame whose next frame has not come from the decoder within this time is drawn with what is known
     /// (a decoder that waits for its own buffers to come back must never wait on the hold).
     static let heldFrameInputWait = Duration.seconds(2)
+    /// The output appsrc's own queue (`max-buffers` in the output description).
+    static let outputQueueFrames = 2
 
     /// The frames a run with these lanes holds at most: the pool plus the longest gap between analysed frames, so
     /// that every frame between two analysed ones can wait for the later one. At most ``maximumHeldFrames``.
@@ -503,6 +505,13 @@ extension FramePath {
                     holdLimit = Self.holdLimit(
                         poolCapacity: configuration.pool.capacity,
                         frameGaps: lanes.map { $0.schedule.maximumFrameGap(frameDuration: frameDuration) })
+                    // One result releases up to an interval of frames at once: an output queue that takes them all
+                    // keeps the encoder busy with them while the next analysed frame is analysed (measured:
+                    // BENCHMARKS.md, issue 13).
+                    let releasedTogether = holdLimit - configuration.pool.capacity
+                    if let appSource, releasedTogether > Self.outputQueueFrames {
+                        gst_app_src_set_max_buffers(appSource, guint64(releasedTogether))
+                    }
                 }
                 let submitted = submitForAnalysis(frame, waitForLanes: true, onIdle: collect)
                 for index in lanes.indices where submitted & (1 << UInt64(index)) != 0 {
