@@ -81,7 +81,7 @@ let package = Package(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
-                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensStats", "Yams",
+                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams",
             ]
         ),
         // Many recordings: input discovery, the resumable catalog (SQLite / PostgreSQL), workers, batch summary.

@@ -13,6 +13,8 @@ Writes:
   yolov5-fixed.onnx   1x16x8  YOLOv5 layout with objectness, same classes (see FIXED_V5)
   probe-v8.onnx       1x5x1   one v8 candidate (cx, cy, w) = (300 mean R, 300 mean G + 150, 300 mean B) of the
                               network input, height 10, score 1: tells the tests what the letterboxed input was
+  centroid-v8.onnx    1x7x1   one person at the brightness centroid of the network input, 64x64 network pixels,
+                              score 1: finds a bright object on black exactly (frame-accuracy tests)
   classes.txt         person, car, dog
 The Swift tests (Tests/StreamLensDetectionTests/ONNXDetectorTests.swift) hold the expected decoded boxes.
 
@@ -114,6 +116,54 @@ def probe_model():
     return build(weights, bias, (1, 5, 1), "probe_v8")
 
 
+CENTROID_BOX = 64
+
+
+def centroid_model():
+    # A full-frame convolution gives mean(I·x), mean(I·y) and mean(I) of the input brightness I (mean of the three
+    # channels, pixel centres at +0.5); two 1x1 convolutions line up (mean(I·x), mean(I·y)) and (mean(I), mean(I)),
+    # and their quotient is the brightness centroid: the box centre. A third 1x1 convolution with zero weights
+    # supplies the constant rows (w, h, score person, car, dog).
+    n = INPUT_SIZE * INPUT_SIZE
+    ys, xs = np.mgrid[0:INPUT_SIZE, 0:INPUT_SIZE].astype(np.float32) + 0.5
+    moments = np.zeros((3, 3, INPUT_SIZE, INPUT_SIZE), dtype=np.float32)
+    for channel in range(3):
+        moments[0, channel] = xs / (3 * n)
+        moments[1, channel] = ys / (3 * n)
+        moments[2, channel] = 1.0 / (3 * n)
+    numerator = np.zeros((2, 3, 1, 1), dtype=np.float32)
+    numerator[0, 0, 0, 0] = 1
+    numerator[1, 1, 0, 0] = 1
+    denominator = np.zeros((2, 3, 1, 1), dtype=np.float32)
+    denominator[0, 2, 0, 0] = 1
+    denominator[1, 2, 0, 0] = 1
+    constants_bias = np.array([CENTROID_BOX, CENTROID_BOX, 1, 0, 0], dtype=np.float32)
+    initializers = [
+        numpy_helper.from_array(moments, "moments_w"),
+        numpy_helper.from_array(numerator, "numerator_w"),
+        numpy_helper.from_array(denominator, "denominator_w"),
+        numpy_helper.from_array(np.zeros((5, 3, 1, 1), dtype=np.float32), "constants_w"),
+        numpy_helper.from_array(constants_bias, "constants_b"),
+        numpy_helper.from_array(np.array([1, 7, 1], dtype=np.int64), "output_shape"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["images", "moments_w"], ["moments"], kernel_shape=[INPUT_SIZE, INPUT_SIZE]),
+        helper.make_node("Conv", ["moments", "numerator_w"], ["numerator"], kernel_shape=[1, 1]),
+        helper.make_node("Conv", ["moments", "denominator_w"], ["denominator"], kernel_shape=[1, 1]),
+        helper.make_node("Div", ["numerator", "denominator"], ["centre"]),
+        helper.make_node("Conv", ["moments", "constants_w", "constants_b"], ["constants"], kernel_shape=[1, 1]),
+        helper.make_node("Concat", ["centre", "constants"], ["values"], axis=1),
+        helper.make_node("Reshape", ["values", "output_shape"], ["output0"]),
+    ]
+    image = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, INPUT_SIZE, INPUT_SIZE])
+    output = helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 7, 1])
+    graph = helper.make_graph(nodes, "centroid_v8", [image], [output], initializers)
+    model = helper.make_model(graph, producer_name="streamlens-test", opset_imports=[helper.make_opsetid("", 11)])
+    model.ir_version = 7
+    onnx.checker.check_model(model)
+    return model
+
+
 def bench_model():
     rng = np.random.default_rng(5)
     initializers = []
@@ -172,6 +222,7 @@ def main():
     onnx.save(fixed_model(v5_values(), (1, V5_CANDIDATES, 5 + len(CLASSES)), "fixed_v5"),
               os.path.join(out, "yolov5-fixed.onnx"))
     onnx.save(probe_model(), os.path.join(out, "probe-v8.onnx"))
+    onnx.save(centroid_model(), os.path.join(out, "centroid-v8.onnx"))
     with open(os.path.join(out, "classes.txt"), "w") as names:
         names.write("\n".join(CLASSES) + "\n")
     if "--bench" in sys.argv[1:]:

@@ -52,7 +52,8 @@ gst_streamlens_detect_class_init (GstStreamLensDetectClass *klass)
   streamlens_install_string (object_class, DETECT_PROP_CLASSES, "classes", "Classes",
       "Comma-separated class names (or ids) to keep; empty keeps every class", "");
   streamlens_install_double (object_class, DETECT_PROP_INTERVAL, "interval", "Interval",
-      "Stream time in seconds between analysed frames (0 = every frame); lengthened while inference is slow",
+      "Stream time in seconds between analysed frames (0 = every frame); lengthened while inference is slow, "
+      "unless sync-analysis is set",
       0.0, 3600.0, 0.3);
   streamlens_install_boolean (object_class, DETECT_PROP_SYNC_ANALYSIS, "sync-analysis", "Synchronous analysis",
       "Wait for the analysis thread instead of skipping frames while it is busy (for files: every due frame is "

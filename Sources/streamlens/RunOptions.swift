@@ -21,6 +21,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
     var analysisInterval: Double?
 
+    @Option(help: "Draw each frame with its own analysis (boxes interpolated between analysed frames; frames wait for results): on, off (newest result, never wait), or auto (on for files and other blocking runs, off for live sources).")
+    var syncAnalysis: String?
+
     @Option(help: "Detect objects: hog (people), cascade:NAME|PATH (fullbody, upperbody, frontalface, licence_plate…), onnx:PATH (YOLO v5/v8/v11).")
     var detector: String?
 
@@ -117,6 +120,12 @@ struct RunOptions: ParsableArguments {
                 throw .invalidConfiguration(file: nil, key: "--analysis-interval", problem: "must be 0 or more seconds")
             }
             configuration.analysisInterval = .milliseconds(Int64((analysisInterval * 1000).rounded()))
+        }
+        if let syncAnalysis {
+            guard let mode = SyncAnalysisMode(rawValue: syncAnalysis) else {
+                throw .invalidConfiguration(file: nil, key: "--sync-analysis", problem: "'\(syncAnalysis)' is not allowed; use auto, on or off")
+            }
+            configuration.syncAnalysis = mode
         }
         if let encoderPreset {
             guard PipelineFile.x264Presets.contains(encoderPreset) else {
@@ -221,6 +230,7 @@ extension RunOptions {
         add("--pool-size", poolSize)
         add("--backpressure", backpressure)
         add("--analysis-interval", analysisInterval)
+        add("--sync-analysis", syncAnalysis)
         add("--detector", detector)
         add("--confidence", confidence)
         add("--classes", classes)

@@ -112,6 +112,18 @@ struct CircuitBreakerTests {
         #expect(breaker.state == .open)
     }
 
+    @Test("When results are awaited, slow calls are successes and failures still count")
+    func ignoredTimeouts() {
+        let breaker = CircuitBreaker(configuration: Self.configuration(), clock: ManualClock())
+        breaker.ignoreTimeouts()
+        for _ in 0..<3 { breaker.recordSuccess(duration: .seconds(5)) }
+        #expect(breaker.counters.timeouts == 0 && breaker.counters.failures == 0)
+        #expect(breaker.state == .closed)
+        for _ in 0..<3 { breaker.recordFailure() }
+        #expect(breaker.counters.failures == 3)
+        #expect(breaker.state == .open)
+    }
+
     @Test("Invalid configurations are rejected")
     func validation() {
         var configuration = Self.configuration()

@@ -147,6 +147,26 @@ struct ONNXDetectorTests {
         #expect(abs(meanB - padMean) < 0.005, "mean B \(meanB)")
     }
 
+    @Test("The centroid model finds a bright square on black at its centre", arguments: [(100, 60), (40, 251), (250, 130)])
+    func centroidModel(x: Int, y: Int) throws {
+        // 320×320 frame = network input: no scaling, no padding. A 40×40 white square at (x, y).
+        let detector = try ONNXDetector(modelPath: try TestEnvironment.onnxFixture("centroid-v8.onnx"), options: try Self.options())
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 320)
+        image.withPlanes { planes in
+            for row in y..<(y + 40) {
+                for column in x..<(x + 40) { planes.y.base[row * planes.y.stride + column] = 235 }
+            }
+        }
+        let detections = try TestFrames.withFrame(image) { try detector.detect($0) }
+        try #require(detections.count == 1)
+        let box = detections[0].box
+        #expect(detections[0].className == "person")
+        #expect(abs(box.center.x - Double(x + 20)) < 0.5, "centre x \(box.center.x)")
+        #expect(abs(box.center.y - Double(y + 20)) < 0.5, "centre y \(box.center.y)")
+        // The model's box is always 64×64 network pixels.
+        #expect(abs(box.width - 64) < 1e-3 && abs(box.height - 64) < 1e-3)
+    }
+
     @Test("A missing model is one error naming the file")
     func missingModel() {
         let error = #expect(throws: DetectionError.self) {

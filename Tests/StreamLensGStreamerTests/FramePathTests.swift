@@ -9,7 +9,7 @@ import StreamLensCore
 private func runFramePath(
     input: String, output: String? = "fakesink sync=false", policy: BackpressurePolicy, capacity: Int = 3,
     compositors: [any CompositingStage] = [], analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
-    observer: RecordingObserver
+    synchronizes: Bool = false, observer: RecordingObserver
 ) async throws -> FramePath {
     let stages = UncheckedBox((compositors, analysis))
     return try await withCheckedThrowingContinuation { continuation in
@@ -17,7 +17,7 @@ private func runFramePath(
             continuation.resume(with: Result {
                 try runFramePathBlocking(
                     input: input, output: output, policy: policy, capacity: capacity, compositors: stages.value.0,
-                    analysis: stages.value.1, observer: observer)
+                    analysis: stages.value.1, synchronizes: synchronizes, observer: observer)
             })
         }.start()
     }
@@ -32,7 +32,7 @@ private struct UncheckedBox<Value>: @unchecked Sendable {
 private func runFramePathBlocking(
     input: String, output: String?, policy: BackpressurePolicy, capacity: Int,
     compositors: [any CompositingStage], analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)],
-    observer: RecordingObserver
+    synchronizes: Bool, observer: RecordingObserver
 ) throws -> FramePath {
     let inputPipeline = try Pipeline(
         "\(input) ! appsink name=sink sync=false enable-last-sample=false", label: "input")
@@ -42,7 +42,7 @@ private func runFramePathBlocking(
     let path = try FramePath(
         configuration: .init(
             pool: PoolConfiguration(capacity: capacity, policy: policy), compositors: compositors,
-            analysis: analysis, observer: observer),
+            analysis: analysis, observer: observer, synchronizesAnalysis: synchronizes),
         input: inputPipeline, sinkName: "sink", output: outputPipeline, sourceName: "src")
     path.start()
     try outputPipeline?.setState(.playing)
@@ -69,6 +69,46 @@ private final class SlowMarkerStage: CompositingStage {
     func composite(onto frame: YUVPlanes, context: CompositeContext) {
         frame.y[0, 0] = 200
         if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
+    }
+}
+
+/// An analysis stage that reports one tracked box whose x is ten times the frame index, after `delay`.
+private final class MovingBoxStage: AnalysisStage {
+    let name = "mover"
+    let delay: Duration
+    let analysed = Mutex<[Int]>([])
+    init(delay: Duration) { self.delay = delay }
+    func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        if delay > .zero { Thread.sleep(forTimeInterval: delay.seconds) }
+        analysed.withLock { $0.append(frame.frameIndex) }
+        return Detections(pts: frame.pts, source: name, items: [
+            Detection(
+                box: BoundingBox(x: Double(frame.frameIndex * 10), y: 0, width: 8, height: 8), className: "thing",
+                confidence: 1, trackID: 1),
+        ])
+    }
+}
+
+/// An analysis stage that never returns until released (a hung detector).
+private final class HangingStage: AnalysisStage {
+    let name = "hang"
+    let release = DispatchSemaphore(value: 0)
+    func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        release.wait()
+        return .empty(pts: frame.pts, source: name)
+    }
+}
+
+/// A compositing stage that records, per frame, the x of each stage's first drawn box.
+private final class DrawnBoxRecorder: CompositingStage {
+    let name = "drawn-box-recorder"
+    let drawn = Mutex<[Int: Double]>([:])
+    let order = Mutex<[Int]>([])
+    func composite(onto frame: YUVPlanes, context: CompositeContext) {
+        order.withLock { $0.append(context.frameIndex) }
+        if let box = context.latestDetections["mover"]?.items.first?.box {
+            drawn.withLock { $0[context.frameIndex] = box.x }
+        }
     }
 }
 
@@ -167,6 +207,65 @@ private final class CountingAnalysisStage: AnalysisStage {
         #expect(observer.output == 45)
         #expect(skipped > 20, "expected skipped analyses, got \(skipped)")
         #expect(stage.calls.load(ordering: .relaxed) + skipped == 45)
+    }
+
+    @Test func syncDrawsEachFrameWithItsOwnOrInterpolatedResults() async throws {
+        // Analysis every 100 ms of stream time (frames 0, 3, 6 … 27 of 30), each taking 30 ms: frames wait for it.
+        let stage = MovingBoxStage(delay: .milliseconds(30))
+        let recorder = DrawnBoxRecorder()
+        let observer = RecordingObserver()
+        _ = try await runFramePath(
+            input: "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1",
+            policy: .block, compositors: [recorder],
+            analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], synchronizes: true,
+            observer: observer)
+        #expect(observer.output == 30 && observer.dropped == 0)
+        #expect(recorder.order.withLock { $0 } == Array(0..<30))
+        #expect(stage.analysed.withLock { $0 } == Array(stride(from: 0, to: 30, by: 3)))
+        let drawn = recorder.drawn.withLock { $0 }
+        // Up to the last analysed frame each box is exactly where the stage would have put it on that frame; the
+        // two frames after it keep the last result (nothing later exists).
+        for index in 0...27 { #expect(drawn[index].map { abs($0 - Double(index * 10)) < 1e-9 } == true, "frame \(index): \(String(describing: drawn[index]))") }
+        #expect(drawn[28] == 270 && drawn[29] == 270)
+    }
+
+    @Test func syncWithoutAnalysisNeverHoldsFramesBack() async throws {
+        // Sync with only compositing: frames pass straight through.
+        let recorder = DrawnBoxRecorder()
+        let observer = RecordingObserver()
+        _ = try await runFramePath(
+            input: "videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=320,height=240",
+            policy: .block, compositors: [recorder], synchronizes: true, observer: observer)
+        #expect(observer.output == 20)
+        #expect(recorder.order.withLock { $0 } == Array(0..<20))
+    }
+
+    @Test func abortEndsASyncRunWaitingOnAHungAnalysis() async throws {
+        let stage = HangingStage()
+        defer { stage.release.signal() }
+        let observer = RecordingObserver()
+        let input = try Pipeline(
+            "videotestsrc num-buffers=300 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! appsink name=sink sync=false",
+            label: "input")
+        let output = try Pipeline("appsrc name=src format=time block=true max-buffers=2 ! fakesink sync=false", label: "output")
+        let path = try FramePath(
+            configuration: .init(
+                pool: PoolConfiguration(capacity: 3, policy: .block), compositors: [DrawnBoxRecorder()],
+                analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], observer: observer,
+                synchronizesAnalysis: true),
+            input: input, sinkName: "sink", output: output, sourceName: "src")
+        path.start()
+        try output.setState(.playing)
+        try input.setState(.playing)
+        // The first frame is analysed and never finishes: frames pile up in the hold, then the path waits.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(observer.output == 0)
+        path.abort(cause: .interrupted)
+        #expect(path.waitUntilDrained(timeout: .seconds(10)), "a hung analysis held the frame path after abort")
+        #expect(observer.output == 0)
+        #expect(observer.dropped > 0)
+        try input.setState(.null)
+        try output.setState(.null)
     }
 
     @Test func invalidDescriptionsAreReportedWithTheParserMessage() {

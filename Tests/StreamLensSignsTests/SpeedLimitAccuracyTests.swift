@@ -59,7 +59,10 @@ struct SpeedLimitAccuracyTests {
     }
 
     /// Matches each event to at most one ground-truth sign of the same value whose time span and box it overlaps.
-    static func score(clip: SignTestSet.Clip, events: [SpeedLimitEvent]) -> ClipOutcome {
+    static func score(
+        clip: SignTestSet.Clip, events: [SpeedLimitEvent], countedSize: Int = countedSize,
+        countedSeconds: Double = countedSeconds
+    ) -> ClipOutcome {
         var matched: [Int] = []
         var falseEvents: [SpeedLimitEvent] = []
         for event in events {

@@ -25,7 +25,7 @@ import Testing
             """
             source: { input: clip.mkv }
             pool: { size: 5, backpressure: drop }
-            analysis: { interval: 0.5 }
+            analysis: { interval: 0.5, sync: off }
             stages: { frame_stamp: true }
             sink: { output: out.webm, encoder_preset: veryfast }
             report: { json: r.json, events: e.jsonl, progress: false }
@@ -34,6 +34,7 @@ import Testing
         #expect(configuration.poolCapacity == 5)
         #expect(configuration.backpressure == .drop)
         #expect(configuration.analysisInterval == .milliseconds(500))
+        #expect(configuration.syncAnalysis == .off)
         #expect(configuration.frameStamp)
         #expect(configuration.output == .file(path: "out.webm", container: .webm))
         #expect(configuration.encoderPreset == "veryfast")

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import StreamLens
 import StreamLensGStreamer
 
@@ -111,11 +114,16 @@ import StreamLensGStreamer
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("live.mp4")
         let reportPath = folder.appendingPathComponent("report.json")
-        let result = try await runTool(
+        let run = try BackgroundRun(
             [
                 "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
                 "--output", output.path, "--stamp", "--quiet", "--report", reportPath.path,
-            ], interruptAfter: .seconds(2))
+            ], folder: folder)
+        // Interrupt once the encoder has written a good many frames (not after a fixed time: a loaded machine may
+        // still be starting the pipeline).
+        #expect(try await waitUntil { fileSize(output.path + ".partial") >= 200_000 }, "the encoder wrote nothing")
+        run.signal(SIGINT)
+        let (result, _) = try await run.finish(within: .seconds(20))
         #expect(result.status == 130, "stderr: \(result.standardError)")
         let decoded = try await decode(output)
         #expect(decoded.frames.count > 20)
@@ -231,6 +239,8 @@ struct Report {
         (["run", "--input", "videotestsrc num-buffers=1", "--output", "out.xyz"], 2, "unknown extension"),
         (["run", "--input", "videotestsrc num-buffers=1", "--backpressure", "maybe"], 2, "'maybe' is not allowed"),
         (["run", "--input", "videotestsrc num-buffers=1", "--pool-size", "0"], 2, "out of range"),
+        (["run", "--input", "videotestsrc num-buffers=1", "--sync-analysis", "always"], 2,
+         "'--sync-analysis': 'always' is not allowed; use auto, on or off"),
         (["run", "--input", "file:///no/such/clip.mp4"], 1, "input 'file:///no/such/clip.mp4' could not be opened"),
         (["run", "--input", "/dev/video99"], 1, "input '/dev/video99' could not be opened"),
     ])

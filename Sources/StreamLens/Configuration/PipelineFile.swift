@@ -9,7 +9,8 @@ import StreamLensDetection
 /// source:   { input: bikes.mp4 }            # file, URI, /dev/videoN or a GStreamer source description;
 ///                                           # live inputs: reconnect, reconnect_max, stall_timeout
 /// pool:     { size: 3, backpressure: auto } # auto | block | drop
-/// analysis: { interval: 0.3 }               # seconds of stream time between analysed frames; 0 = every frame
+/// analysis: { interval: 0.3, sync: auto }   # seconds of stream time between analysed frames; 0 = every frame;
+///                                           # sync: draw frames with their own analysis (auto: files on, live off)
 /// stages:   { frame_stamp: true }
 /// sink:     { output: out.mp4, encoder_preset: ultrafast }
 /// report:   { json: report.json, timeline: t.csv, html: r.html, events: e.jsonl, subtitles: s.vtt, progress: true,
@@ -53,8 +54,11 @@ public enum PipelineFile {
             }
         }
         if let analysis = try root.section("analysis") {
-            try analysis.rejectUnknownKeys(["interval"])
+            try analysis.rejectUnknownKeys(["interval", "sync"])
             configuration.analysisInterval = try analysis.duration("interval", in: 0...3600)
+            if let sync = try analysis.choice("sync", SyncAnalysisMode.allCases.map(\.rawValue)) {
+                configuration.syncAnalysis = SyncAnalysisMode(rawValue: sync) ?? .auto
+            }
         }
         if let stages = try root.section("stages") {
             try StageOptions.read(stages, into: &configuration)

@@ -38,6 +38,8 @@ public final class PipelineRunner {
         public var stageDetails: [String: ReportValue] = [:]
         /// Wall time from PLAYING to the end.
         public var wallTime: Duration
+        /// Frames were drawn with their own analysis results (``SyncAnalysisMode``); nil when nothing was analysed.
+        public var synchronizedAnalysis: Bool?
     }
 
     /// Things that want to hear about the run while it goes (progress line, statistics).
@@ -82,15 +84,15 @@ public final class PipelineRunner {
     }
 
     public let configuration: RunConfiguration
-    private let makeStages: (VideoFormat?) throws(RunError) -> Stages
+    private let makeStages: (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages
     private let observer: (any FramePathObserver)?
     private let clock: any MonotonicClock
     private let interrupt: InterruptSignal
 
-    /// - Parameter stages: builds the stages after the input prerolled, from its format when known.
+    /// - Parameter stages: builds the stages after the input prerolled, from its format when known and the pool policy.
     public init(
         configuration: RunConfiguration,
-        stages: @escaping (VideoFormat?) throws(RunError) -> Stages = { _ in Stages() },
+        stages: @escaping (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages = { _, _ in Stages() },
         observer: (any FramePathObserver)? = nil,
         clock: any MonotonicClock = SystemClock(),
         interrupt: InterruptSignal = InterruptSignal()
@@ -125,7 +127,7 @@ public final class PipelineRunner {
         let partialFile = configuration.output.partialFile
         partialFile?.removeStale()
 
-        let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName))
+        let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName), policy)
         let path: FramePath
         do {
             path = try FramePath(
@@ -133,7 +135,8 @@ public final class PipelineRunner {
                     pool: PoolConfiguration(capacity: configuration.poolCapacity, policy: policy),
                     compositors: stages.compositors, analysis: stages.analysis, observer: observer, clock: clock,
                     inputRestarts: live && configuration.reconnects, outputSizeRule: configuration.output.sizeRule,
-                    timestampJumpLimit: live ? nil : Self.fileTimestampJumpLimit),
+                    timestampJumpLimit: live ? nil : Self.fileTimestampJumpLimit,
+                    synchronizesAnalysis: configuration.syncAnalysis.isOn(policy: policy)),
                 input: input, sinkName: InputSource.sinkName, output: output, sourceName: OutputTarget.sourceName)
         } catch { throw .gstreamer(error) }
         hooks.started(live, policy, live ? nil : input.queryDuration())
@@ -157,6 +160,7 @@ public final class PipelineRunner {
         outcome.hardStopped = result.hardStopped
         outcome.outputFinalized = result.outputFinalized
         outcome.outputFit = path.outputFit
+        if !stages.analysis.isEmpty { outcome.synchronizedAnalysis = path.configuration.synchronizesAnalysis }
         outcome.timestampRepairs = path.timestampRepairs
         outcome.stageDetails = stages.details.compactMapValues { ReportValue(encoding: $0()) }
         let analysisCPU = path.analysisCPUTime

@@ -30,6 +30,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Stream time between analysed frames for every analysis stage; zero analyses every frame. Nil: each stage's
     /// own default (0.3 s for object detection, 80 ms for sign reading, which needs several reads per sign).
     public var analysisInterval: Duration?
+    /// Frame-accurate annotations (`--sync-analysis`, `analysis.sync`).
+    public var syncAnalysis = SyncAnalysisMode.auto
     /// Give up when no frame arrived within this time of starting.
     public var startupTimeout: Duration = .seconds(20)
     /// After the first interrupt, how long draining may take before the run stops hard (`--shutdown-grace`).
@@ -63,6 +65,26 @@ public struct RunConfiguration: Sendable, Equatable {
 
     /// Whether a lost input is reopened: the user's choice, else on for sources that can come back.
     var reconnects: Bool { reconnect ?? input.mayReconnect }
+}
+
+/// Whether frames wait for the analysis of their own frame (`--sync-analysis`).
+public enum SyncAnalysisMode: String, Sendable, Equatable, CaseIterable {
+    /// On when frames are never dropped (files, ``BackpressurePolicy/block``), off for live sources.
+    case auto
+    /// Each frame is drawn with its own results, or boxes interpolated between the analysed frames around it;
+    /// frames wait for them (a live source then drops frames at the pool while they wait).
+    case on
+    /// Each frame is drawn at once with every stage's newest result.
+    case off
+
+    /// Whether a run with this backpressure policy synchronizes.
+    public func isOn(policy: BackpressurePolicy) -> Bool {
+        switch self {
+        case .auto: policy == .block
+        case .on: true
+        case .off: false
+        }
+    }
 }
 
 /// How speed-limit signs are read (`stages.speed_limits`, `--speed-limits`).

@@ -101,9 +101,9 @@ public final class RunSession {
             let configuration = configuration
             let runner = PipelineRunner(
                 configuration: configuration,
-                stages: { format throws(RunError) in
+                stages: { format, policy throws(RunError) in
                     try StageAssembly.build(
-                        configuration, format: format, hud: { hudFigures.withLock { $0 } }, outputs: outputs,
+                        configuration, format: format, policy: policy, hud: { hudFigures.withLock { $0 } }, outputs: outputs,
                         warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
                 observer: configuration.statistics ? recorder : nil, clock: clock, interrupt: interrupt)
@@ -160,7 +160,7 @@ public final class RunSession {
                 OutputFitReport(
                     mode: $0.mode, width: $0.width, height: $0.height, encodedWidth: $0.encodedWidth,
                     encodedHeight: $0.encodedHeight)
-            })
+            }, syncAnalysis: outcome?.synchronizedAnalysis)
     }
 
     /// Writes the JSON report and the HTML page (each whole or not at all); false when one could not be written.

@@ -24,6 +24,13 @@ enum RunSummary {
         if !skipped.isEmpty {
             lines.append("analysis skipped: " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        let lags = report.analysis.compactMap { name, stage in
+            stage.drawnLagMilliseconds.map { String(format: "%@ p50 %.0f ms, p95 %.0f ms", name, $0.p50, $0.p95) }
+        }.sorted()
+        if let sync = report.run.syncAnalysis, !lags.isEmpty {
+            lines.append("results drawn \(sync ? "with their own frames (sync)" : "newest first (no sync)"), lag "
+                + lags.joined(separator: "; "))
+        }
         if copies > 0 { lines.append("frames copied for compositing: \(copies)") }
         if let reconnects = report.reconnects, reconnects.attempts > 0 {
             lines.append(String(

@@ -1,3 +1,4 @@
+import Foundation
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensDetection
@@ -11,10 +12,11 @@ import StreamLensText
 enum StageAssembly {
     /// - Parameters:
     ///   - format: the input's format when known (chooses the colour matrix of drawn colours).
+    ///   - policy: the pool's policy; lossless (file) runs analyse on a fixed cadence.
     ///   - hud: the figures the HUD shows (read once per frame, so it must be cheap).
     ///   - warn: one-line warnings (a disabled overlay rule).
     static func build(
-        _ configuration: RunConfiguration, format: VideoFormat?, hud: @escaping @Sendable () -> HUDSnapshot,
+        _ configuration: RunConfiguration, format: VideoFormat?, policy: BackpressurePolicy, hud: @escaping @Sendable () -> HUDSnapshot,
         outputs: AnalysisOutputs,
         warn: @escaping @Sendable (String) -> Void
     ) throws(RunError) -> PipelineRunner.Stages {
@@ -25,9 +27,18 @@ enum StageAssembly {
 
         if var options = configuration.detection {
             if let interval = configuration.analysisInterval { options.interval = interval }
-            // One OpenCV thread: the detector gets one core, decoding and encoding keep the other. The analysis
-            // lane then costs what its inference time says, and a slow detector cannot crowd out the video.
-            OpenCVRuntime.threadCount = 1
+            // A lossless run waits for the detector anyway, so stretching the cadence under load would only make the
+            // results depend on how busy the machine is: the same file gets the same analyses on every machine.
+            if policy == .block { options.maxCadenceScale = 1 }
+            // Without sync, one OpenCV thread: the detector gets one core, decoding and encoding keep the other, and
+            // a slow detector cannot crowd out the video. With sync, frames wait for each analysed frame's result:
+            // the detector is on the video's critical path and may use every core (measured faster on two cores:
+            // BENCHMARKS.md, issue 13).
+            if configuration.syncAnalysis.isOn(policy: policy) {
+                OpenCVRuntime.threadCount = ProcessInfo.processInfo.activeProcessorCount
+            } else {
+                OpenCVRuntime.threadCount = 1
+            }
             let built: ObjectDetectionSetup.Built
             do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
                 throw .invalidConfiguration(file: nil, key: "detector", problem: "\(error)")

@@ -47,4 +47,28 @@ public final class FrameHandoff: @unchecked Sendable {
         count -= 1
         return slot
     }
+
+    /// What ``next(waitingAtMost:)`` found.
+    public enum Next: Equatable, Sendable {
+        case slot(Int)
+        /// ``finish()`` was called and everything queued has been taken.
+        case finished
+        /// Nothing arrived in time.
+        case timedOut
+    }
+
+    /// Like ``next()``, but waits at most `timeout` for a slot.
+    public func next(waitingAtMost timeout: Duration) -> Next {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18)
+        condition.lock()
+        defer { condition.unlock() }
+        while count == 0 && !finished {
+            if !condition.wait(until: deadline) && count == 0 && !finished { return .timedOut }
+        }
+        guard count > 0 else { return .finished }
+        let slot = ring[head]
+        head = (head + 1) % ring.count
+        count -= 1
+        return .slot(slot)
+    }
 }

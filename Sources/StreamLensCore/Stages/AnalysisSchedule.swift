@@ -14,6 +14,21 @@ public protocol AnalysisSchedule: AnyObject, Sendable {
     func recordCompletion(latency: Duration)
     /// The interval in force now (reported).
     var currentInterval: Duration { get }
+    /// Frame-accurate (synchronized) runs: keep the base cadence, never stretch it for a slow stage, so that the
+    /// frames analysed depend only on the stream and the hold of frames waiting for results stays bounded.
+    func keepBaseCadence()
+    /// The most frames that can pass between two analysed frames, for frames `frameDuration` apart (sizes the hold
+    /// of frames waiting for analysis results).
+    func maximumFrameGap(frameDuration: Duration) -> Int
+}
+
+extension AnalysisSchedule {
+    public func keepBaseCadence() {}
+
+    public func maximumFrameGap(frameDuration: Duration) -> Int {
+        guard frameDuration > .zero else { return 1 }
+        return max(1, Int((currentInterval / frameDuration).rounded(.up)))
+    }
 }
 
 /// Analyses one frame per `interval` of stream time; an interval of zero means every frame.

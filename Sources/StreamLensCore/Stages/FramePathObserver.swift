@@ -49,4 +49,12 @@ public protocol FramePathObserver: AnyObject, Sendable {
     func analysisFailed(stage: String, pts: Duration, error: any Error)
     /// The output sink reported its totals of late buffers it dropped (QoS).
     func sinkReportedDrops(total: UInt64)
+    /// `stage`'s results were drawn on a frame `lag` of stream time away from the frame they were computed on:
+    /// zero for a frame drawn with its own results; for boxes interpolated between two analysed frames, the
+    /// distance to the nearer one; for the newest result (live runs), the frame's PTS minus the result's.
+    func analysisDrawn(stage: String, lag: Duration)
+}
+
+extension FramePathObserver {
+    public func analysisDrawn(stage: String, lag: Duration) {}
 }

@@ -42,11 +42,16 @@ public protocol AnalysisStage: AnyObject, Sendable {
     func analyze(_ frame: AnalysisFrame) throws -> Detections
     /// Called once after the last frame, on the analysis thread: flush events, close tracks.
     func finish(at pts: Duration)
+    /// Called before the first frame of a frame-accurate run, which waits for every result: the stage should not
+    /// trade results for time (skip frames because its calls are slow), so that what it finds depends on the
+    /// stream, not on the machine's load.
+    func resultsWillBeAwaited()
 }
 
 extension AnalysisStage {
     public var preferredAnalysisWidth: Int? { nil }
     public func finish(at pts: Duration) {}
+    public func resultsWillBeAwaited() {}
 }
 
 /// What a compositing stage knows about the frame it draws on.

@@ -98,6 +98,8 @@ public final class CircuitBreaker: Sendable {
     public let configuration: Configuration
     private let clock: any MonotonicClock
     private let status: Mutex<Status>
+    /// Set by ``ignoreTimeouts()``.
+    private let timeoutsIgnored = Atomic<Bool>(false)
 
     /// A closed breaker reading time from `clock`.
     public init(configuration: Configuration = Configuration(), clock: any MonotonicClock = SystemClock()) {
@@ -132,9 +134,15 @@ public final class CircuitBreaker: Sendable {
         }
     }
 
-    /// The call succeeded in `duration`; a duration beyond the timeout counts as a failure.
+    /// From now on a slow call that succeeds is a success: the caller waits for every result (frame-accurate runs),
+    /// so slowness costs time, not frames, and must not make the frames analysed depend on the machine's load.
+    /// Calls that fail still count.
+    public func ignoreTimeouts() { timeoutsIgnored.store(true, ordering: .relaxed) }
+
+    /// The call succeeded in `duration`; a duration beyond the timeout counts as a failure (unless
+    /// ``ignoreTimeouts()``).
     public func recordSuccess(duration: Duration = .zero) {
-        if let timeout = configuration.callTimeout, duration > timeout {
+        if let timeout = configuration.callTimeout, duration > timeout, !timeoutsIgnored.load(ordering: .relaxed) {
             recordFailure(timedOut: true)
             return
         }

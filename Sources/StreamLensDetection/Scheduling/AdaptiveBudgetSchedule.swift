@@ -82,6 +82,8 @@ public final class AdaptiveBudgetSchedule: AnalysisSchedule {
         var smoothedLatency: Duration?
         var lengthened = 0
         var shortened = 0
+        /// Set by ``keepBaseCadence()``: latencies are still smoothed and reported, the cadence no longer moves.
+        var fixed = false
     }
 
     /// The tuning in force.
@@ -130,6 +132,7 @@ public final class AdaptiveBudgetSchedule: AnalysisSchedule {
             let alpha = configuration.latencySmoothing
             let smoothed = state.smoothedLatency.map { latency * alpha + $0 * (1 - alpha) } ?? latency
             state.smoothedLatency = smoothed
+            if state.fixed { return }
             if smoothed > configuration.latencyBudget {
                 let lengthened = min(configuration.maximumScale, state.scale * configuration.step)
                 if lengthened > state.scale { state.lengthened += 1 }
@@ -143,6 +146,24 @@ public final class AdaptiveBudgetSchedule: AnalysisSchedule {
     }
 
     public var currentInterval: Duration { report.currentInterval }
+
+    public func keepBaseCadence() {
+        state.withLock { state in
+            state.fixed = true
+            state.scale = min(max(1, configuration.minimumScale), configuration.maximumScale)
+        }
+    }
+
+    public func maximumFrameGap(frameDuration: Duration) -> Int {
+        let scale = state.withLock { $0.fixed ? $0.scale : configuration.maximumScale }
+        switch configuration.base {
+        case .everyNthFrame:
+            return Self.stride(configuration.base, scale: scale)
+        case .interval:
+            guard frameDuration > .zero else { return 1 }
+            return max(1, Int((Self.interval(configuration.base, scale: scale) / frameDuration).rounded(.up)))
+        }
+    }
 
     /// The cadence in force now.
     public var report: Report {

@@ -122,6 +122,9 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         return publish(tracker.update(kept, at: frame.pts), pts: frame.pts)
     }
 
+    /// Slow detector calls no longer trip the circuit breaker (failures still do).
+    public func resultsWillBeAwaited() { breaker.ignoreTimeouts() }
+
     public func finish(at pts: Duration) {
         let finished = tracker.finishAll(at: pts)
         emitTrackEvents(finished)

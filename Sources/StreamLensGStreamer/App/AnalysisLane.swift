@@ -16,7 +16,17 @@ import Glibc
 /// `condition` guards `busy`, `job` and `stopping`. The canvas is written by the processing thread only while the lane
 /// is idle and read by the lane thread only while it is busy.
 final class AnalysisLane: @unchecked Sendable {
+    /// A finished job, kept for the processing thread when the lane ``keepsResults``.
+    struct FinishedJob {
+        var frameIndex: Int
+        /// Nil when the stage threw.
+        var detections: Detections?
+    }
+
     let stage: any AnalysisStage
+    /// Frame-accurate runs: every finished job is also kept (in order) until ``takeFinishedJobs(_:)``, so that
+    /// frames can be drawn with the results of the frame they belong to rather than the newest ones.
+    let keepsResults: Bool
     let schedule: any AnalysisSchedule
     private let board: DetectionBoard
     private let observer: (any FramePathObserver)?
@@ -27,6 +37,7 @@ final class AnalysisLane: @unchecked Sendable {
     /// Set by ``cancelWaits()``: waits for this lane return at once (the run is being stopped hard).
     private var cancelled = false
     private var job: (pts: Duration, frameIndex: Int)?
+    private var finishedJobs: [FinishedJob] = []
     private var canvas: AnalysisCanvas?
     private var lastPTS: Duration = .zero
     private var thread: Thread?
@@ -38,9 +49,11 @@ final class AnalysisLane: @unchecked Sendable {
 
     init(
         stage: any AnalysisStage, schedule: any AnalysisSchedule, board: DetectionBoard,
-        observer: (any FramePathObserver)?, clock: any MonotonicClock
+        observer: (any FramePathObserver)?, clock: any MonotonicClock, keepsResults: Bool = false
     ) {
         self.stage = stage
+        self.keepsResults = keepsResults
+        finishedJobs.reserveCapacity(4)
         self.schedule = schedule
         self.board = board
         self.observer = observer
@@ -83,12 +96,22 @@ final class AnalysisLane: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Scales the frame into the canvas and wakes the lane. The lane must be idle.
-    func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) {
+    /// Calls `body` with each job finished since the last call, oldest first (lanes that ``keepsResults``).
+    func takeFinishedJobs(_ body: (FinishedJob) -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        for job in finishedJobs { body(job) }
+        finishedJobs.removeAll(keepingCapacity: true)
+    }
+
+    /// Scales the frame into the canvas and wakes the lane. The lane must be idle. False when the frame could not
+    /// be read (it is then not analysed).
+    @discardableResult
+    func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
         if canvas?.sourceFormat !== format {
             canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
         }
-        guard let canvas, canvas.draw(from: buffer) else { return }
+        guard let canvas, canvas.draw(from: buffer) else { return false }
         schedule.markStarted(pts: pts)
         condition.lock()
         precondition(!busy, "AnalysisLane.submit while the lane is busy")
@@ -96,6 +119,7 @@ final class AnalysisLane: @unchecked Sendable {
         job = (pts, frameIndex)
         condition.broadcast()
         condition.unlock()
+        return true
     }
 
     /// Lets the current job finish, calls the stage's `finish(at:)` on the lane thread, and ends the thread.
@@ -119,8 +143,9 @@ final class AnalysisLane: @unchecked Sendable {
                 break
             }
             condition.unlock()
-            analyze(pts: current.pts, frameIndex: current.frameIndex)
+            let detections = analyze(pts: current.pts, frameIndex: current.frameIndex)
             condition.lock()
+            if keepsResults { finishedJobs.append(FinishedJob(frameIndex: current.frameIndex, detections: detections)) }
             job = nil
             busy = false
             condition.broadcast()
@@ -129,8 +154,8 @@ final class AnalysisLane: @unchecked Sendable {
         stage.finish(at: lastPTS)
     }
 
-    private func analyze(pts: Duration, frameIndex: Int) {
-        guard let canvas else { return }
+    private func analyze(pts: Duration, frameIndex: Int) -> Detections? {
+        guard let canvas else { return nil }
         lastPTS = pts
         let frame = AnalysisFrame(
             pts: pts, frameIndex: frameIndex, planes: canvas.planes,
@@ -144,9 +169,11 @@ final class AnalysisLane: @unchecked Sendable {
             schedule.recordCompletion(latency: latency)
             board.post(detections)
             observer?.analysisCompleted(stage: stage.name, pts: pts, latency: latency, count: detections.count)
+            return detections
         } catch {
             schedule.recordCompletion(latency: clock.now() - start)
             observer?.analysisFailed(stage: stage.name, pts: pts, error: error)
+            return nil
         }
     }
 

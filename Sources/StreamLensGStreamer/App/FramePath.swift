@@ -36,13 +36,20 @@ public final class FramePath: @unchecked Sendable {
         /// backward one (a damaged MPEG-TS can stamp frames hours ahead). Nil: forward steps always pass (live
         /// inputs, whose gaps are real time).
         public var timestampJumpLimit: Duration?
+        /// Frame-accurate annotations (`--sync-analysis`): each frame is drawn with the results of its own analysis,
+        /// or with boxes interpolated between the two analysed frames around it. Frames wait (in a bounded hold)
+        /// for those results, analysis never skips a due frame and keeps its base cadence. Off: frames are drawn
+        /// at once with each stage's newest result (live sources: never wait).
+        public var synchronizesAnalysis: Bool
 
         public init(
             pool: PoolConfiguration, compositors: [any CompositingStage] = [],
             analysis: [(stage: any AnalysisStage, schedule: any AnalysisSchedule)] = [],
             observer: (any FramePathObserver)? = nil, clock: any MonotonicClock = SystemClock(),
-            inputRestarts: Bool = false, outputSizeRule: OutputSizeRule? = nil, timestampJumpLimit: Duration? = nil
+            inputRestarts: Bool = false, outputSizeRule: OutputSizeRule? = nil, timestampJumpLimit: Duration? = nil,
+            synchronizesAnalysis: Bool = false
         ) {
+            self.synchronizesAnalysis = synchronizesAnalysis
             self.pool = pool
             self.compositors = compositors
             self.analysis = analysis
@@ -133,9 +140,13 @@ public final class FramePath: @unchecked Sendable {
         let board = DetectionBoard()
         self.board = board
         lanes = configuration.analysis.map {
-            AnalysisLane(
+            if configuration.synchronizesAnalysis {
+                $0.schedule.keepBaseCadence()
+                $0.stage.resultsWillBeAwaited()
+            }
+            return AnalysisLane(
                 stage: $0.stage, schedule: $0.schedule, board: board, observer: configuration.observer,
-                clock: configuration.clock)
+                clock: configuration.clock, keepsResults: configuration.synchronizesAnalysis)
         }
     }
 
@@ -286,57 +297,270 @@ extension FramePath: AppSinkDelegate {
 // MARK: - Processing thread
 
 extension FramePath {
+    /// A frame taken from the pool, on its way to the output.
+    private struct TakenFrame {
+        var buffer: UnsafeMutablePointer<GstBuffer>
+        var format: VideoFormat
+        var frameIndex: Int
+        var pts: Duration?
+        var arrival: Duration
+        var poolWait: Duration
+    }
+
     private func processFrames() {
-        let clock = configuration.clock
-        let lossless = configuration.pool.policy == .block
-        while let slotIndex = handoff.next() {
-            let slot = slots[slotIndex]
-            slots[slotIndex].buffer = nil
-            guard var buffer = slot.buffer, let format = slot.format else {
-                pool.release(slot: slotIndex)
-                continue
-            }
-            let pts = slot.pts ?? .zero
-            for lane in lanes where lane.isDue(pts: pts) {
-                if lossless { lane.waitUntilIdle() }
-                if lane.isIdle {
-                    lane.submit(buffer: buffer, format: format, pts: pts, frameIndex: slot.frameIndex)
-                } else {
-                    configuration.observer?.analysisSkipped(stage: lane.stage.name, pts: pts)
-                }
-            }
-            let compositeStart = clock.now()
-            var analysisLag: Duration?
-            if !configuration.compositors.isEmpty {
-                buffer = makeWritable(buffer, format: format)
-                let context = CompositeContext(pts: pts, frameIndex: slot.frameIndex, latestDetections: board.snapshot())
-                for detections in context.latestDetections.values {
-                    analysisLag = max(analysisLag ?? .zero, pts - detections.pts)
-                }
-                _ = format.withMappedPlanes(buffer, writable: true) { planes in
-                    for stage in configuration.compositors { stage.composite(onto: planes, context: context) }
-                }
-            }
-            let pushStart = clock.now()
-            let delivered = push(buffer, format: format)
-            let outputAt = clock.now()
-            pool.release(slot: slotIndex)
-            if delivered {
-                outputFrames.add(1, ordering: .relaxed)
-                configuration.observer?.frameOutput(
-                    index: slot.frameIndex, pts: slot.pts,
-                    timing: FrameTiming(
-                        arrival: slot.arrival, poolWait: slot.poolWait, compositeTime: pushStart - compositeStart,
-                        pushTime: outputAt - pushStart, outputAt: outputAt, analysisLag: analysisLag))
-            } else {
-                configuration.observer?.frameDropped(
-                    index: slot.frameIndex, pts: slot.pts, cause: undeliveredCause, at: outputAt)
-            }
+        // Without analysis there is nothing to wait for: frames take the plain path.
+        if configuration.synchronizesAnalysis && !lanes.isEmpty {
+            processFramesInSync()
+        } else {
+            processFramesWithNewestResults()
         }
         for lane in lanes { lane.stop() }
         if let appSource { _ = gst_app_src_end_of_stream(appSource) }
     }
 
+    /// Takes the frame in `slotIndex` out of the pool slot (the slot itself stays taken); nil for an empty slot.
+    private func take(slot slotIndex: Int) -> TakenFrame? {
+        let slot = slots[slotIndex]
+        slots[slotIndex].buffer = nil
+        guard let buffer = slot.buffer, let format = slot.format else { return nil }
+        return TakenFrame(
+            buffer: buffer, format: format, frameIndex: slot.frameIndex, pts: slot.pts, arrival: slot.arrival,
+            poolWait: slot.poolWait)
+    }
+
+    /// Hands the frame to every lane it is due for; returns the lanes (as bits) that took it. `waitForLanes`: a busy
+    /// lane is waited for (lossless runs); otherwise it skips the frame.
+    private func submitForAnalysis(_ frame: TakenFrame, waitForLanes: Bool, onIdle: (Int) -> Void = { _ in }) -> UInt64 {
+        let pts = frame.pts ?? .zero
+        var submitted: UInt64 = 0
+        for (index, lane) in lanes.enumerated() where lane.isDue(pts: pts) {
+            if waitForLanes {
+                lane.waitUntilIdle()
+                onIdle(index)
+            }
+            if lane.isIdle {
+                if lane.submit(buffer: frame.buffer, format: frame.format, pts: pts, frameIndex: frame.frameIndex) {
+                    submitted |= 1 << UInt64(index)
+                }
+            } else {
+                configuration.observer?.analysisSkipped(stage: lane.stage.name, pts: pts)
+            }
+        }
+        return submitted
+    }
+
+    /// Draws `detections` on the frame, pushes it (or counts it dropped) and reports its timing. `poolSlot`: the
+    /// slot it still holds, released once the frame has left.
+    private func deliver(
+        _ frame: TakenFrame, detections: [String: Detections], analysisLag: Duration?, poolSlot: Int?
+    ) {
+        let clock = configuration.clock
+        var buffer = frame.buffer
+        let compositeStart = clock.now()
+        if !configuration.compositors.isEmpty {
+            buffer = makeWritable(buffer, format: frame.format)
+            let context = CompositeContext(
+                pts: frame.pts ?? .zero, frameIndex: frame.frameIndex, latestDetections: detections)
+            _ = frame.format.withMappedPlanes(buffer, writable: true) { planes in
+                for stage in configuration.compositors { stage.composite(onto: planes, context: context) }
+            }
+        }
+        let pushStart = clock.now()
+        let delivered = push(buffer, format: frame.format)
+        let outputAt = clock.now()
+        if let poolSlot { pool.release(slot: poolSlot) }
+        if delivered {
+            outputFrames.add(1, ordering: .relaxed)
+            configuration.observer?.frameOutput(
+                index: frame.frameIndex, pts: frame.pts,
+                timing: FrameTiming(
+                    arrival: frame.arrival, poolWait: frame.poolWait, compositeTime: pushStart - compositeStart,
+                    pushTime: outputAt - pushStart, outputAt: outputAt, analysisLag: analysisLag))
+        } else {
+            configuration.observer?.frameDropped(
+                index: frame.frameIndex, pts: frame.pts, cause: undeliveredCause, at: outputAt)
+        }
+    }
+
+    /// Live behaviour: every frame is drawn at once with each stage's newest result, whatever frame it came from.
+    private func processFramesWithNewestResults() {
+        let lossless = configuration.pool.policy == .block
+        while let slotIndex = handoff.next() {
+            guard let frame = take(slot: slotIndex) else {
+                pool.release(slot: slotIndex)
+                continue
+            }
+            _ = submitForAnalysis(frame, waitForLanes: lossless)
+            let pts = frame.pts ?? .zero
+            let detections = configuration.compositors.isEmpty ? [:] : board.snapshot()
+            var analysisLag: Duration?
+            for (stage, result) in detections {
+                let lag = pts - result.pts
+                analysisLag = max(analysisLag ?? .zero, lag)
+                configuration.observer?.analysisDrawn(stage: stage, lag: lag)
+            }
+            deliver(frame, detections: detections, analysisLag: analysisLag, poolSlot: slotIndex)
+        }
+    }
+}
+
+// MARK: - Frame-accurate analysis
+
+extension FramePath {
+    /// The most frames held for analysis results, whatever the interval: a 1080p I420 frame is 3 MB. With a longer
+    /// interval, frames beyond the hold are drawn with the last result before them.
+    public static let maximumHeldFrames = 32
+    /// A held frame whose next frame has not come from the decoder within this time is drawn with what is known
+    /// (a decoder that waits for its own buffers to come back must never wait on the hold).
+    static let heldFrameInputWait = Duration.seconds(2)
+    /// The output appsrc's own queue (`max-buffers` in the output description).
+    static let outputQueueFrames = 2
+
+    /// The frames a run with these lanes holds at most: the pool plus the longest gap between analysed frames, so
+    /// that every frame between two analysed ones can wait for the later one. At most ``maximumHeldFrames``.
+    public static func holdLimit(poolCapacity: Int, frameGaps: [Int]) -> Int {
+        min(maximumHeldFrames, poolCapacity + (frameGaps.max() ?? 0))
+    }
+
+    /// What the processing thread knows of one lane's results in a frame-accurate run.
+    private struct LaneResults {
+        /// Results of analysed frames, oldest first: the newest one at or before the oldest held frame, and all later.
+        var results: [(frameIndex: Int, detections: Detections)] = []
+        /// Storage reused for interpolated boxes.
+        var blended: [Detection] = []
+        var lastSubmitted = -1
+        var lastFinished = -1
+        /// A job was handed to the lane and has not finished.
+        var outstanding: Bool { lastSubmitted > lastFinished }
+
+        /// Whether the frame `frameIndex` can be drawn: the lane finished a frame at or after it, or nothing it is
+        /// running can tell more and the frame cannot wait for later frames (`mustFlush`).
+        func isReady(_ frameIndex: Int, mustFlush: Bool) -> Bool {
+            lastFinished >= frameIndex || (!outstanding && mustFlush)
+        }
+    }
+
+    /// Frames wait in a first-in first-out hold (frames leave the pool when they enter it, so that the decoder can
+    /// deliver the later frames whose analysis they wait for) until every lane has results that bracket them; then
+    /// they are drawn in order, each with the results of its own analysis or boxes interpolated between the two
+    /// analysed frames around it. At most ``holdLimit(poolCapacity:frameGaps:)`` frames are held: when the hold is
+    /// full or the input ended, the oldest frame waits only for analyses already running, then is drawn with what
+    /// is known. After ``abort(cause:)`` held frames are dropped at once.
+    private func processFramesInSync() {
+        var laneResults = Array(repeating: LaneResults(), count: lanes.count)
+        var held: [TakenFrame] = []
+        var holdLimit = Self.maximumHeldFrames
+        held.reserveCapacity(holdLimit)
+        var drawn: [String: Detections] = [:]
+        var inputEnded = false
+        var inputPaused = false
+        var sized = false
+
+        func collect(_ index: Int) {
+            lanes[index].takeFinishedJobs { job in
+                laneResults[index].lastFinished = max(laneResults[index].lastFinished, job.frameIndex)
+                if let detections = job.detections { laneResults[index].results.append((job.frameIndex, detections)) }
+            }
+        }
+
+        while true {
+            if aborted.load(ordering: .sequentiallyConsistent) {
+                for frame in held { deliver(frame, detections: [:], analysisLag: nil, poolSlot: nil) }
+                held.removeAll()
+                processFramesWithNewestResults()
+                return
+            }
+            for index in lanes.indices { collect(index) }
+            // The oldest frame may not wait for frames after it: the hold is full, the input ended or paused.
+            var mustFlush: Bool { inputEnded || inputPaused || held.count >= holdLimit }
+            while let head = held.first, laneResults.allSatisfy({ $0.isReady(head.frameIndex, mustFlush: mustFlush) }) {
+                held.removeFirst()
+                deliverSynced(head, laneResults: &laneResults, drawn: &drawn)
+            }
+            if held.isEmpty && inputEnded { return }
+            if mustFlush && !held.isEmpty {
+                // It waits for an analysis already running (an abort ends the wait).
+                if let index = laneResults.indices.first(where: { laneResults[$0].outstanding }) {
+                    lanes[index].waitUntilIdle()
+                    collect(index)
+                }
+                continue
+            }
+            let next = held.isEmpty ? handoff.next().map(FrameHandoff.Next.slot) ?? .finished
+                : handoff.next(waitingAtMost: Self.heldFrameInputWait)
+            switch next {
+            case .finished:
+                inputEnded = true
+            case .timedOut:
+                inputPaused = true
+            case .slot(let slotIndex):
+                inputPaused = false
+                guard let frame = take(slot: slotIndex) else {
+                    pool.release(slot: slotIndex)
+                    continue
+                }
+                if !sized {
+                    sized = true
+                    let frameDuration = frame.format.frameDuration ?? .milliseconds(33)
+                    holdLimit = Self.holdLimit(
+                        poolCapacity: configuration.pool.capacity,
+                        frameGaps: lanes.map { $0.schedule.maximumFrameGap(frameDuration: frameDuration) })
+                    // One result releases up to an interval of frames at once: an output queue that takes them all
+                    // keeps the encoder busy with them while the next analysed frame is analysed (measured:
+                    // BENCHMARKS.md, issue 13).
+                    let releasedTogether = holdLimit - configuration.pool.capacity
+                    if let appSource, releasedTogether > Self.outputQueueFrames {
+                        gst_app_src_set_max_buffers(appSource, guint64(releasedTogether))
+                    }
+                }
+                let submitted = submitForAnalysis(frame, waitForLanes: true, onIdle: collect)
+                for index in lanes.indices where submitted & (1 << UInt64(index)) != 0 {
+                    laneResults[index].lastSubmitted = frame.frameIndex
+                }
+                held.append(frame)
+                pool.release(slot: slotIndex)
+            }
+        }
+    }
+
+    /// Draws a held frame with, per lane, the results of its own analysis, boxes interpolated between the analysed
+    /// frames before and after it, or (when there is no later result) the last result before it; then drops the
+    /// results no later frame needs.
+    private func deliverSynced(_ frame: TakenFrame, laneResults: inout [LaneResults], drawn: inout [String: Detections]) {
+        // Emptying the dictionary first leaves each lane's blend storage uniquely referenced: reused, not copied.
+        drawn.removeAll(keepingCapacity: true)
+        let pts = frame.pts ?? .zero
+        var analysisLag: Duration?
+        for index in laneResults.indices {
+            let name = lanes[index].stage.name
+            guard let beforeIndex = laneResults[index].results.lastIndex(where: { $0.frameIndex <= frame.frameIndex })
+            else { continue }
+            let before = laneResults[index].results[beforeIndex]
+            let lag: Duration
+            if before.frameIndex == frame.frameIndex {
+                drawn[name] = before.detections
+                lag = .zero
+            } else if beforeIndex + 1 < laneResults[index].results.count {
+                let after = laneResults[index].results[beforeIndex + 1]
+                let fraction = Double(frame.frameIndex - before.frameIndex) / Double(after.frameIndex - before.frameIndex)
+                DetectionInterpolation.blend(
+                    before.detections, after.detections, fraction: fraction, into: &laneResults[index].blended)
+                drawn[name] = Detections(pts: before.detections.pts, source: name, items: laneResults[index].blended)
+                lag = max(.zero, min(pts - before.detections.pts, after.detections.pts - pts))
+            } else {
+                drawn[name] = before.detections
+                lag = max(.zero, pts - before.detections.pts)
+            }
+            analysisLag = max(analysisLag ?? .zero, lag)
+            configuration.observer?.analysisDrawn(stage: name, lag: lag)
+            // Later frames need at most the newest result at or before this one.
+            if beforeIndex > 0 { laneResults[index].results.removeFirst(beforeIndex) }
+        }
+        deliver(frame, detections: drawn, analysisLag: analysisLag, poolSlot: nil)
+    }
+}
+
+extension FramePath {
     /// Hands `buffer` (owned) to the output; true when it was accepted (or there is no output).
     private func push(_ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat) -> Bool {
         guard let appSource else {

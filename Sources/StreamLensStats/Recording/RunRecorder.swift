@@ -202,6 +202,10 @@ public final class RunRecorder: FramePathObserver {
         }
     }
 
+    public func analysisDrawn(stage: String, lag: Duration) {
+        analysis.withLock { stages in stages[stage, default: AnalysisStageState()].drawnLag.record(lag) }
+    }
+
     public func analysisFailed(stage: String, pts: Duration, error: any Error) {
         let message = String(describing: error)
         analysis.withLock { stages in
@@ -291,7 +295,8 @@ public final class RunRecorder: FramePathObserver {
             stages["analysis:\(name)"] = stage.latency.summary
             analysisReports[name] = AnalysisStageReport(
                 completed: stage.latency.count, skipped: stage.skipped, failed: stage.failed,
-                detections: stage.detections, lastError: stage.lastError)
+                detections: stage.detections, lastError: stage.lastError,
+                drawnLagMilliseconds: stage.drawnLag.count > 0 ? stage.drawnLag.summary : nil)
         }
 
         return RunReport(
@@ -421,6 +426,8 @@ private struct OutputState {
 
 private struct AnalysisStageState {
     var latency = DurationHistogram()
+    /// Stream time between a frame and the analysis drawn on it.
+    var drawnLag = DurationHistogram()
     var skipped = 0
     var failed = 0
     var detections = 0

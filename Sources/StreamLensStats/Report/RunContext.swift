@@ -21,6 +21,8 @@ public struct RunContext: Codable, Sendable, Equatable {
     public var outputFile: OutputFileReport?
     /// How frames were padded for the encoder, when their size had to change.
     public var outputFit: OutputFitReport?
+    /// Frames were drawn with the analysis of their own frame (`--sync-analysis`); absent when nothing was analysed.
+    public var syncAnalysis: Bool?
     public var streamlensVersion: String
     public var gstreamerVersion: String
 
@@ -28,8 +30,9 @@ public struct RunContext: Codable, Sendable, Equatable {
         input: String, output: String? = nil, live: Bool, policy: BackpressurePolicy,
         poolCapacity: Int = PoolConfiguration.defaultCapacity, interrupted: Bool = false, error: String? = nil,
         streamlensVersion: String, gstreamerVersion: String, hardStop: Bool? = nil, outputFile: OutputFileReport? = nil,
-        outputFit: OutputFitReport? = nil
+        outputFit: OutputFitReport? = nil, syncAnalysis: Bool? = nil
     ) {
+        self.syncAnalysis = syncAnalysis
         self.input = input
         self.output = output
         self.live = live
@@ -50,6 +53,7 @@ public struct RunContext: Codable, Sendable, Equatable {
         case hardStop = "hard_stop"
         case outputFile = "output_file"
         case outputFit = "output_fit"
+        case syncAnalysis = "sync_analysis"
         case streamlensVersion = "streamlens_version"
         case gstreamerVersion = "gstreamer_version"
     }

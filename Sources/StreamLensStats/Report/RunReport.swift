@@ -173,10 +173,14 @@ public struct AnalysisStageReport: Codable, Sendable, Equatable {
     public var detections: Int
     /// The description of the last error the stage threw.
     public var lastError: String?
+    /// Stream time between each output frame and the stage's results drawn on it (zero for a frame drawn with its
+    /// own analysis); nil when nothing of the stage was drawn.
+    public var drawnLagMilliseconds: PercentileSummary?
 
     enum CodingKeys: String, CodingKey {
         case completed, skipped, failed, detections
         case lastError = "last_error"
+        case drawnLagMilliseconds = "drawn_lag_ms"
     }
 }
 

@@ -43,6 +43,9 @@ public enum StatsSummary {
         for (name, stage) in report.analysis.sorted(by: { $0.key < $1.key }) {
             var line = "analysis  \(name): \(stage.completed) done, \(stage.skipped) skipped, "
                 + tint("\(stage.failed) failed", stage.failed > 0 ? .red : nil) + ", \(stage.detections) detections"
+            if let lag = stage.drawnLagMilliseconds {
+                line += ", drawn lag p50 \(format(lag.p50)) ms p95 \(format(lag.p95)) ms"
+            }
             if let error = stage.lastError { line += " (last error: \(error))" }
             lines.append(line)
         }

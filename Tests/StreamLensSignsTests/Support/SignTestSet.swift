@@ -25,6 +25,10 @@ struct SignTestSet: Decodable {
         var maxSize: Int
         /// `[frameIndex, x, y, width, height]` per frame in which the sign shows.
         var boxes: [[Int]]
+        /// Conditions of the real-photo set (scripts/make-real-sign-set.py): size class, blur and light.
+        var size: String?
+        var blur: String?
+        var light: String?
 
         func box(atFrame index: Int) -> BoundingBox? {
             boxes.first { $0[0] == index }.map {
@@ -52,16 +56,16 @@ struct SignTestSet: Decodable {
 
     enum LoadError: Error, CustomStringConvertible {
         case missing(String)
-        case outdated(found: Int, folder: String)
+        case outdated(found: Int, expected: Int, folder: String)
         case generatorFailed(String)
 
         var description: String {
             switch self {
             case .missing(let folder):
                 "no sign test set in \(folder): run scripts/fetch-media.sh, then scripts/make-sign-testset.sh"
-            case .outdated(let found, let folder):
-                "sign test set in \(folder) is version \(found), tests expect \(SignTestSet.expectedGeneratorVersion): "
-                    + "run scripts/make-sign-testset.sh"
+            case .outdated(let found, let expected, let folder):
+                "sign test set in \(folder) is version \(found), tests expect \(expected): run the script that made it "
+                    + "(scripts/make-sign-testset.sh or scripts/make-real-sign-set.sh)"
             case .generatorFailed(let message):
                 "scripts/make-sign-testset.sh failed: \(message)"
             }
@@ -94,12 +98,16 @@ struct SignTestSet: Decodable {
     }
 
     static func load() throws -> SignTestSet {
-        let folder = Self.folder
+        try load(folder: Self.folder, expectedVersion: expectedGeneratorVersion)
+    }
+
+    /// The set in `folder`, whose generator must be `expectedVersion`.
+    static func load(folder: String, expectedVersion: Int) throws -> SignTestSet {
         let manifest = (folder as NSString).appendingPathComponent("testset.json")
         guard let data = FileManager.default.contents(atPath: manifest) else { throw LoadError.missing(folder) }
         var set = try JSONDecoder().decode(SignTestSet.self, from: data)
-        guard set.generatorVersion == expectedGeneratorVersion else {
-            throw LoadError.outdated(found: set.generatorVersion, folder: folder)
+        guard set.generatorVersion == expectedVersion else {
+            throw LoadError.outdated(found: set.generatorVersion, expected: expectedVersion, folder: folder)
         }
         set.folder = folder
         return set

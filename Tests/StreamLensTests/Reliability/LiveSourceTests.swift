@@ -19,7 +19,8 @@ import Glibc
             ["run", "--input", server.url, "--output", "camera.mkv", "--quiet", "--report", "report.json",
              "--timeline", "timeline.csv", "--metrics-port", String(metricsPort)],
             folder: folder)
-        try await Task.sleep(for: .seconds(3))
+        #expect(try await waitUntil { fileSize(folder.appendingPathComponent("camera.mkv.partial").path) >= 50_000 },
+                "no frames arrived from the server")
         try await server.stop()
         let outageStart = Date().timeIntervalSince(run.started)
         try await Task.sleep(for: .seconds(3))
@@ -59,9 +60,10 @@ import Glibc
         let server = RTSPServer()
         try await server.start()
         let run = try BackgroundRun(
-            ["run", "--input", server.url, "--output", "null", "--reconnect-max", "2", "--quiet", "--report", "report.json"],
+            ["run", "--input", server.url, "--output", "out.mkv", "--reconnect-max", "2", "--quiet", "--report", "report.json"],
             folder: folder)
-        try await Task.sleep(for: .seconds(2))
+        #expect(try await waitUntil { fileSize(folder.appendingPathComponent("out.mkv.partial").path) >= 20_000 },
+                "no frames arrived from the server")
         try await server.stop()
         let lost = Date()
         let (result, seconds) = try await run.finish(within: .seconds(30), from: lost)

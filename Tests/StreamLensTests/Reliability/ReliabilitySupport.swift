@@ -196,3 +196,20 @@ final class RTSPServer: @unchecked Sendable {
 
     deinit { if let process { kill(process.processIdentifier, SIGKILL) } }
 }
+
+/// Polls `condition` every 50 ms until it holds or `limit` passes; returns whether it held. Tests that signal a run
+/// wait for what the run has done (bytes written, a pipe filled), never for a fixed time: a loaded machine may not
+/// have started the pipeline after seconds.
+func waitUntil(within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(limit.seconds)
+    while !condition() {
+        if Date() >= deadline { return false }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return true
+}
+
+/// Size of a file in bytes (0 when it does not exist).
+func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+}

@@ -1,0 +1,141 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// Runs the stage over real photographs of real signs (GTSRB) pasted into real footage (bikes-1080p.mp4,
+/// vtest.avi) by scripts/make-real-sign-set.sh, plus real prohibitory signs that are not speed limits and the
+/// footage alone. GTSRB may not be committed, so the set exists only where someone built it; without it these
+/// tests are skipped with a line saying how to build it.
+///
+/// `STREAMLENS_REAL_SIGN_SET` (default `<repo>/.media-cache/gtsrb`) names the set; `STREAMLENS_REAL_SIGN_SPLIT`
+/// picks `heldout` (default: the half nobody tuned on) or `dev`.
+struct SpeedLimitRealPhotoTests {
+    static let expectedGeneratorVersion = 1
+    /// Signs at least this large (pixels across) and visible this long (seconds) count for recall.
+    static let countedSize = 32
+    static let countedSeconds = 0.5
+
+    static var folder: String {
+        let root = ProcessInfo.processInfo.environment["STREAMLENS_REAL_SIGN_SET"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? SignTestSet.repository.appendingPathComponent(".media-cache/gtsrb").path
+        let split = ProcessInfo.processInfo.environment["STREAMLENS_REAL_SIGN_SPLIT"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "heldout"
+        return "\(root)/clips/\(split)"
+    }
+
+    static var isPresent: Bool { FileManager.default.fileExists(atPath: "\(folder)/testset.json") }
+    static let absentNote: Comment = """
+        no real-photo sign set (GTSRB is not committed): build it with scripts/make-real-sign-set.sh GTSRB_GIT_DIR \
+        (MEDIA.md, 'Real sign photographs')
+        """
+
+    struct Outcome: Sendable {
+        var clips: [SpeedLimitAccuracyTests.ClipOutcome]
+        var set: SignTestSet
+        var ocrReads: Int
+        var ocrMedian: Duration?
+    }
+
+    static let outcome: Result<Outcome, any Error> = Result {
+        let set = try SignTestSet.load(folder: folder, expectedVersion: expectedGeneratorVersion)
+        let timings = OCRTimings(capacity: 16384)
+        var clips: [SpeedLimitAccuracyTests.ClipOutcome] = []
+        for clip in set.clips {
+            let capture = try EventCapture()
+            let stage = SpeedLimitStage(events: capture.log)
+            var lastPTS = Duration.zero
+            try set.forEachFrame(of: clip) { frame in
+                _ = try stage.analyze(frame)
+                lastPTS = frame.pts
+            }
+            stage.finish(at: lastPTS)
+            clips.append(SpeedLimitAccuracyTests.score(
+                clip: clip, events: try capture.events(), countedSize: countedSize, countedSeconds: countedSeconds))
+            for sample in stage.ocrTimings.samples() { timings.record(sample) }
+        }
+        let summary = timings.summary()
+        return Outcome(clips: clips, set: set, ocrReads: summary.count, ocrMedian: summary.median)
+    }
+
+    /// Events whose value no sign of their clip shows: wrong limits. (An event with the right value that the scorer
+    /// could not place on the sign's boxes and times is not a wrong limit.)
+    static func wrongValues(_ clip: SignTestSet.Clip, _ result: SpeedLimitAccuracyTests.ClipOutcome) -> Int {
+        result.events.filter { event in !clip.signs.contains { $0.value == event.value } }.count
+    }
+
+    /// Recall over counted signs and wrong values, per value of one condition (size, blur or light).
+    static func table(_ outcome: Outcome, condition: String, _ key: (SignTestSet.Sign) -> String?) -> [String] {
+        var counted: [String: Int] = [:]
+        var read: [String: Int] = [:]
+        var wrong: [String: Int] = [:]
+        for (clip, result) in zip(outcome.set.clips, outcome.clips) where clip.kind == "sign" {
+            for (index, sign) in clip.signs.enumerated() {
+                let group = key(sign) ?? "?"
+                if sign.maxSize >= countedSize && sign.visibleSeconds >= countedSeconds - 1e-9 {
+                    counted[group, default: 0] += 1
+                    if result.matchedSigns.contains(index) { read[group, default: 0] += 1 }
+                }
+                wrong[group, default: 0] += wrongValues(clip, result)
+            }
+        }
+        return counted.keys.sorted().map { group in
+            let total = counted[group] ?? 0
+            let hits = read[group] ?? 0
+            let recall = String(format: "%.3f", total == 0 ? 0 : Double(hits) / Double(total))
+            let label = group.padding(toLength: 16, withPad: " ", startingAt: 0)
+            return "  \(condition) \(label) read \(hits) of \(total) (recall \(recall)), wrong values \(wrong[group] ?? 0)"
+        }
+    }
+
+    static func report(_ outcome: Outcome) -> String {
+        var lines = ["real-photo set \(folder):"]
+        for clip in outcome.clips where !clip.falseEvents.isEmpty || !clip.missedCounted.isEmpty {
+            let unmatched = clip.falseEvents.map { "\($0.value)@\($0.start)-\($0.end)" }
+            lines.append("  \(clip.clip): missed \(clip.missedCounted) unmatched events \(unmatched)")
+        }
+        lines += table(outcome, condition: "size ", { $0.size })
+        lines += table(outcome, condition: "blur ", { $0.blur })
+        lines += table(outcome, condition: "light", { $0.light })
+        let counted = outcome.clips.reduce(0) { $0 + $1.countedSigns }
+        let missed = outcome.clips.reduce(0) { $0 + $1.missedCounted.count }
+        let events = outcome.clips.reduce(0) { $0 + $1.events.count }
+        let wrong = zip(outcome.set.clips, outcome.clips).reduce(0) { $0 + Self.wrongValues($1.0, $1.1) }
+        let median = outcome.ocrMedian.map { String(format: "%.1f ms", $0.milliseconds) } ?? "n/a"
+        let recall = String(format: "%.3f", counted == 0 ? 0 : Double(counted - missed) / Double(counted))
+        let precision = events == 0 ? "n/a" : String(format: "%.3f", Double(events - wrong) / Double(events))
+        lines.append(
+            "  all: counted \(counted), read \(counted - missed) (recall \(recall)), events \(events), wrong values "
+                + "\(wrong) (precision \(precision)), OCR reads \(outcome.ocrReads), median \(median)")
+        return lines.joined(separator: "\n")
+    }
+
+    @Test(.enabled(if: isPresent, absentNote))
+    func realSignsAreReadAndNoneWrongly() throws {
+        let outcome = try Self.outcome.get()
+        print(Self.report(outcome))
+        let counted = outcome.clips.reduce(0) { $0 + $1.countedSigns }
+        let missed = outcome.clips.reduce(0) { $0 + $1.missedCounted.count }
+        let wrong = zip(outcome.set.clips, outcome.clips).filter { $0.0.kind == "sign" }
+            .reduce(0) { $0 + Self.wrongValues($1.0, $1.1) }
+        #expect(counted >= 40, "the real-photo set should hold enough counted signs")
+        #expect(wrong == 0, "a wrong limit is worse than none\n\(Self.report(outcome))")
+        // The target of issue 9. Not reached yet (SIGNS.md has the figures and what fails): recorded as a known
+        // issue, so this test turns red on its own once the target is met and the wrapper must go.
+        withKnownIssue("recall on real photos is below the 95 % target: see SIGNS.md") {
+            #expect(Double(counted - missed) >= 0.95 * Double(counted), "\(Self.report(outcome))")
+        }
+    }
+
+    @Test(.enabled(if: isPresent, absentNote))
+    func realProhibitorySignsAndSignFreeFootageProduceNoEvent() throws {
+        let outcome = try Self.outcome.get()
+        let distractors = outcome.clips.filter { $0.kind == "distractor" }
+        #expect(distractors.contains { $0.clip.hasPrefix("background_") }, "the sign-free footage should be in the set")
+        #expect(distractors.count >= 10)
+        for clip in distractors {
+            #expect(clip.events.isEmpty, "\(clip.clip) produced \(clip.events.map { "\($0.value)@\($0.start)" })")
+        }
+    }
+}
