@@ -12,7 +12,7 @@ import StreamLensText
 enum StageAssembly {
     /// - Parameters:
     ///   - format: the input's format when known (chooses the colour matrix of drawn colours).
-    ///   - policy: the pool's policy; lossless (file) runs analyse on a fixed cadence.
+    ///   - policy: the pool's policy (decides whether `--sync-analysis auto` is on).
     ///   - hud: the figures the HUD shows (read once per frame, so it must be cheap).
     ///   - warn: one-line warnings (a disabled overlay rule).
     static func build(
@@ -27,9 +27,6 @@ enum StageAssembly {
 
         if var options = configuration.detection {
             if let interval = configuration.analysisInterval { options.interval = interval }
-            // A lossless run waits for the detector anyway, so stretching the cadence under load would only make the
-            // results depend on how busy the machine is: the same file gets the same analyses on every machine.
-            if policy == .block { options.maxCadenceScale = 1 }
             // Without sync, one OpenCV thread: the detector gets one core, decoding and encoding keep the other, and
             // a slow detector cannot crowd out the video. With sync, frames wait for each analysed frame's result:
             // the detector is on the video's critical path and may use every core (measured faster on two cores:

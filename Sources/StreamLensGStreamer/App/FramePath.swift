@@ -140,10 +140,12 @@ public final class FramePath: @unchecked Sendable {
         let board = DetectionBoard()
         self.board = board
         lanes = configuration.analysis.map {
-            if configuration.synchronizesAnalysis {
+            // A lossless run waits for its lanes anyway, so stretching a cadence under load would only make the
+            // results depend on how busy the machine is: the same file gets the same analyses on every machine.
+            if configuration.synchronizesAnalysis || configuration.pool.policy == .block {
                 $0.schedule.keepBaseCadence()
-                $0.stage.resultsWillBeAwaited()
             }
+            if configuration.synchronizesAnalysis { $0.stage.resultsWillBeAwaited() }
             return AnalysisLane(
                 stage: $0.stage, schedule: $0.schedule, board: board, observer: configuration.observer,
                 clock: configuration.clock, keepsResults: configuration.synchronizesAnalysis)

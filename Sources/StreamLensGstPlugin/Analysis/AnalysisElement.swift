@@ -38,6 +38,9 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
             return .failed
         }
         waitWhenBusy = bool("sync-analysis")
+        // Waiting for the stage is the command line's file mode, and like it keeps a fixed cadence: the same file
+        // gets the same analyses however busy the machine is.
+        if waitWhenBusy { analysis?.schedule.keepBaseCadence() }
         frameIndex = 0
         lastPTS = nil
         return .process

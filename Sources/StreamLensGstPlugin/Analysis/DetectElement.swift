@@ -27,9 +27,6 @@ final class DetectElement: AnalysisElement, @unchecked Sendable {
         options.allowedClasses = (string("classes") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         options.interval = seconds("interval")
-        // Waiting for the stage is the command line's file mode, and like it keeps a fixed cadence: the same file
-        // gets the same analyses however busy the machine is.
-        if bool("sync-analysis") { options.maxCadenceScale = 1 }
         // As in the command line: one OpenCV thread, so the detector takes one core and decoding keeps the other.
         OpenCVRuntime.threadCount = 1
         do {
