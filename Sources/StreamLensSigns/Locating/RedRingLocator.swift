@@ -4,8 +4,10 @@ import StreamLensCore
 /// Finds red rings (round European speed-limit signs) in a frame's native chroma planes.
 ///
 /// Works at chroma resolution on V and U only, so it needs no colour conversion and touches a quarter of the pixels:
-/// 1. Red mask: a chroma sample is red when V − 128 ≥ ``minimumRedness`` and its hue is red rather than orange,
-///    yellow or magenta (|U − 128| ≤ (V − 128) / 2). The low threshold keeps dim, shadowed and backlit rings.
+/// 1. Red mask: a chroma sample is red when its hue is red rather than orange, yellow or magenta
+///    (|U − 128| ≤ (V − 128) / 2) and either V − 128 ≥ ``minimumRedness`` (red on its own) or V − 128 ≥
+///    ``minimumFaintRedness`` and V is ``minimumLocalRedness`` above the scene's mean V around it (a dark, backlit or
+///    weathered ring: real rings are often only V − 128 = +2…+6).
 /// 2. Regions of the mask are labelled with a small gap tolerance so rings broken by shadows stay whole.
 /// 3. The ring's geometry comes from its hole: the largest not-red area the region encloses (not reachable from the
 ///    region's box border through samples a sample away from red, so one-sample gaps in the ring do not leak). The hole gives the centre and the
@@ -14,6 +16,11 @@ import StreamLensCore
 ///    bounding box.
 /// 4. It is a ring when rays from the centre meet red just outside the hole in most directions
 ///    (``minimumRingCoverage``) and the middle is not red (filled discs and no-entry signs fail here).
+///
+/// 5. A ring made mostly of faintly red samples is kept only when its shape shows in luma too: a circle
+///    (``CircleFinder``, OpenCV's Hough transform on the patch around it) centred on it, and a ring redder than its
+///    inside and the scene around that circle (``CircleRingCheck``). Such candidates are marked
+///    ``RingCandidate/isFaint`` and their reads must be surer.
 ///
 /// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
 ///
