@@ -86,6 +86,21 @@ struct SignTrackerTests {
         #expect(tracker.openTracks.count == 1)
     }
 
+    @Test func framesThatDoNotShowAnOpenSignAreCounted() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .zero, sightings: [Self.sighting(x: 100)], closed: &closed)
+        tracker.update(pts: .milliseconds(80), sightings: [], closed: &closed)
+        tracker.update(pts: .milliseconds(160), sightings: [], closed: &closed)
+        #expect(tracker.openTracks.first?.framesMissed == 2)
+        // A still image: the next frame comes after the timeout and only closes the track.
+        var still = Self.makeTracker()
+        still.update(pts: .zero, sightings: [Self.sighting(x: 100)], closed: &closed)
+        closed.removeAll()
+        still.update(pts: .seconds(1), sightings: [], closed: &closed)
+        #expect(closed.count == 1 && closed.first?.framesMissed == 0)
+    }
+
     @Test func stopsReadingASignWithEnoughReads() {
         var tracker = Self.makeTracker(maximumReads: 3)
         var closed: [SignTrack] = []
