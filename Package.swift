@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
         .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),
         .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVBridge"]),
-        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract"]),
+        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract", "COpenCVBridge"]),
         .target(
             name: "StreamLens",
             dependencies: [

@@ -4,6 +4,9 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
     public var profile: SpeedLimitProfile
     /// Reads below this OCR confidence (0…1) are ignored.
     public var minimumConfidence: Double
+    /// Reads of a ring found by shape and only faint relative redness (``RingCandidate/isFaint``) need this much:
+    /// such candidates are more often something else, and a wrong limit is worse than none.
+    public var faintRingMinimumConfidence: Double
     /// Majority rule over a sign's reads.
     public var vote: SignVote
     /// Reads collected per sign; later sightings of the sign are tracked but not read again.
@@ -23,6 +26,7 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
     public init(
         profile: SpeedLimitProfile = .europe,
         minimumConfidence: Double = 0.7,
+        faintRingMinimumConfidence: Double = 0.95,
         vote: SignVote = SignVote(),
         maximumReadsPerSign: Int = 10,
         trackTimeout: Duration = .milliseconds(400),
@@ -35,6 +39,7 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
         precondition(analysisWidth.map { $0 >= 64 } ?? true, "analysis width must be at least 64 pixels")
         self.profile = profile
         self.minimumConfidence = minimumConfidence
+        self.faintRingMinimumConfidence = max(minimumConfidence, faintRingMinimumConfidence)
         self.vote = vote
         self.maximumReadsPerSign = maximumReadsPerSign
         self.trackTimeout = trackTimeout

@@ -37,6 +37,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var memory: SpeedLimitMemory
     private var sightings: [SignSighting] = []
     private var closedTracks: [SignTrack] = []
+    private var recentSigns: RecentSigns
 
     /// - Parameters:
     ///   - events: where each sign's event goes (`--events`); nil writes none.
@@ -55,6 +56,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             timeout: configuration.trackTimeout, maximumReads: configuration.maximumReadsPerSign,
             vote: configuration.vote)
         memory = SpeedLimitMemory(expiry: configuration.limitExpiry)
+        recentSigns = RecentSigns(maximumGap: configuration.trackTimeout)
         sightings.reserveCapacity(locator.maximumCandidates)
         closedTracks.reserveCapacity(8)
     }
@@ -80,7 +82,10 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             if tracker.wantsRead(at: box),
                 case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate)
             {
-                reading = read(with: engine, layout: layout)
+                reading = read(
+                    with: engine, layout: layout,
+                    minimumConfidence: candidate.isFaint
+                        ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence)
             }
             sightings.append(
                 SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
@@ -110,7 +115,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     // MARK: - Steps
 
-    private func read(with engine: TesseractEngine, layout: DigitLayout) -> SpeedReading? {
+    private func read(with engine: TesseractEngine, layout: DigitLayout, minimumConfidence: Double) -> SpeedReading? {
         let started = clock.now()
         let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
             engine.read(
@@ -118,7 +123,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                 bytesPerRow: cropper.ocrWidth)
         }
         ocrTimings.record(clock.now() - started)
-        guard confidence >= configuration.minimumConfidence else { return nil }
+        guard confidence >= minimumConfidence else { return nil }
         return SpeedTextInterpreter.interpret(
             text: text, confidence: confidence, layout: layout, profile: configuration.profile)
     }
@@ -126,13 +131,21 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     /// Writes an event for each closed sign whose reads agree and hands it to the limit memory.
     private func settleClosedTracks() {
         for track in closedTracks {
-            guard let decision = configuration.vote.decide(reads: track.reads, sightings: track.sightings) else {
+            // A sign seen once confirms with its one read (a still image) — unless frames analysed right after did not
+            // show it: then it was a flash or a piece of a broken track, and needs the reads of two sightings.
+            let sightings = track.framesMissed > 0 ? max(2, track.sightings) : track.sightings
+            guard let decision = configuration.vote.decide(reads: track.reads, sightings: sightings) else {
                 continue
             }
+            // One physical sign whose track broke in two writes one event.
+            guard !recentSigns.isRepeat(
+                value: decision.reading.value, firstSeen: track.firstSeen, lastSeen: track.lastSeen,
+                firstBox: track.firstSourceBox, lastBox: track.lastSourceBox)
+            else { continue }
             let event = SpeedLimitEvent(
                 value: decision.reading.value, unit: configuration.profile.unit, start: track.firstSeen.seconds,
                 end: track.lastSeen.seconds, confidence: decision.reading.confidence,
-                box: track.largestSourceBox.rounded, reads: decision.agreeing)
+                box: (track.largestReadSourceBox ?? track.largestSourceBox).rounded, reads: decision.agreeing)
             events?.emit(event)
             subtitles?.append(event)
             memory.settle(CurrentSpeedLimit(

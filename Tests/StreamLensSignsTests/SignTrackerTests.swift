@@ -63,6 +63,44 @@ struct SignTrackerTests {
         #expect(tracker.openTracks.count == 3)
     }
 
+    @Test func aSmallSignDriftingFasterThanItsWidthStaysOneTrack() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        // 26 px wide, 32 px further out every analysed frame (the real-photo clips' small signs do this).
+        for step in 0..<5 {
+            tracker.update(
+                pts: .milliseconds(80 * step),
+                sightings: [Self.sighting(x: 600 - 32 * Double(step), size: 26 + 2 * Double(step))], closed: &closed)
+        }
+        #expect(tracker.openTracks.count == 1)
+        #expect(tracker.openTracks.first?.sightings == 5)
+    }
+
+    @Test func aSecondRingOfTheSameSignInOneFrameOpensNoTrack() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        // The outer ring and, inside it, a smaller ring around the same centre (the faint and the strong cue).
+        tracker.update(
+            pts: .zero, sightings: [Self.sighting(x: 100, y: 50, size: 60), Self.sighting(x: 112, y: 62, size: 36)],
+            closed: &closed)
+        #expect(tracker.openTracks.count == 1)
+    }
+
+    @Test func framesThatDoNotShowAnOpenSignAreCounted() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .zero, sightings: [Self.sighting(x: 100)], closed: &closed)
+        tracker.update(pts: .milliseconds(80), sightings: [], closed: &closed)
+        tracker.update(pts: .milliseconds(160), sightings: [], closed: &closed)
+        #expect(tracker.openTracks.first?.framesMissed == 2)
+        // A still image: the next frame comes after the timeout and only closes the track.
+        var still = Self.makeTracker()
+        still.update(pts: .zero, sightings: [Self.sighting(x: 100)], closed: &closed)
+        closed.removeAll()
+        still.update(pts: .seconds(1), sightings: [], closed: &closed)
+        #expect(closed.count == 1 && closed.first?.framesMissed == 0)
+    }
+
     @Test func stopsReadingASignWithEnoughReads() {
         var tracker = Self.makeTracker(maximumReads: 3)
         var closed: [SignTrack] = []

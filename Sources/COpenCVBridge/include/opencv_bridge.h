@@ -167,6 +167,42 @@ int32_t slcv_detector_resolved_layout(const slcv_detector *detector);
 /// Frees the detector and its buffers. Null is ignored.
 void slcv_detector_destroy(slcv_detector *detector);
 
+// MARK: Circle evidence (circles.cpp), for the speed-limit sign locator
+
+/// A circle found in a luma plane, in that plane's pixel coordinates.
+typedef struct slcv_circle {
+    float x;
+    float y;
+    float radius;
+} slcv_circle;
+
+/// Options of the circle finder (cv::HoughCircles, gradient method, on a downscaled copy of the luma plane).
+typedef struct slcv_circle_options {
+    /// The plane is shrunk by this integer factor first (1 = full size); radii stay in input pixels.
+    int32_t downscale;
+    /// Radius range in input pixels.
+    float min_radius;
+    float max_radius;
+    /// Upper Canny threshold of the edge step (OpenCV's param1).
+    double edge_threshold;
+    /// Votes a centre needs (OpenCV's param2): lower finds fainter and smaller circles, and more false ones.
+    double accumulator_threshold;
+} slcv_circle_options;
+
+/// An opaque circle finder: OpenCV's working images, reused from call to call.
+typedef struct slcv_circle_finder slcv_circle_finder;
+
+void slcv_circle_default_options(slcv_circle_options *options);
+slcv_status slcv_circle_finder_create(slcv_circle_finder **finder, char *error, size_t error_capacity);
+/// Finds up to `capacity` circles in the `width` × `height` luma plane (`stride` bytes per row), best supported
+/// first; `*count` says how many were written.
+slcv_status slcv_circle_finder_find(
+    slcv_circle_finder *finder, const uint8_t *luma, int32_t stride, int32_t width, int32_t height,
+    const slcv_circle_options *options, slcv_circle *circles, int32_t capacity, int32_t *count, char *error,
+    size_t error_capacity);
+/// Frees the finder. Null is ignored.
+void slcv_circle_finder_destroy(slcv_circle_finder *finder);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,8 +4,10 @@ import StreamLensCore
 /// Finds red rings (round European speed-limit signs) in a frame's native chroma planes.
 ///
 /// Works at chroma resolution on V and U only, so it needs no colour conversion and touches a quarter of the pixels:
-/// 1. Red mask: a chroma sample is red when V − 128 ≥ ``minimumRedness`` and its hue is red rather than orange,
-///    yellow or magenta (|U − 128| ≤ (V − 128) / 2). The low threshold keeps dim, shadowed and backlit rings.
+/// 1. Red mask: a chroma sample is red when its hue is red rather than orange, yellow or magenta
+///    (|U − 128| ≤ (V − 128) / 2) and either V − 128 ≥ ``minimumRedness`` (red on its own) or V − 128 ≥
+///    ``minimumFaintRedness`` and V is ``minimumLocalRedness`` above the scene's mean V around it (a dark, backlit or
+///    weathered ring: real rings are often only V − 128 = +2…+6).
 /// 2. Regions of the mask are labelled with a small gap tolerance so rings broken by shadows stay whole.
 /// 3. The ring's geometry comes from its hole: the largest not-red area the region encloses (not reachable from the
 ///    region's box border through samples a sample away from red, so one-sample gaps in the ring do not leak). The hole gives the centre and the
@@ -15,13 +17,25 @@ import StreamLensCore
 /// 4. It is a ring when rays from the centre meet red just outside the hole in most directions
 ///    (``minimumRingCoverage``) and the middle is not red (filled discs and no-entry signs fail here).
 ///
+/// 5. A ring made mostly of faintly red samples is kept only when its shape shows in luma too: a circle
+///    (``CircleFinder``, OpenCV's Hough transform on the patch around it) centred on it, and a ring redder than its
+///    inside and the scene around that circle (``CircleRingCheck``). Such candidates are marked
+///    ``RingCandidate/isFaint`` and their reads must be surer.
+///
 /// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
 ///
 /// ## Thread Safety
 /// Not synchronized: keeps scratch buffers between calls. Use one locator per analysis thread.
 struct RedRingLocator {
-    /// Smallest V − 128 that counts as red (chroma samples average the ring with its surroundings on small signs).
+    /// Smallest V − 128 that counts as red on its own (chroma samples average the ring with its surroundings on small
+    /// signs).
     var minimumRedness = 12
+    /// Dark, backlit and weathered rings are only faintly red: a sample this red (V − 128, red hue) also counts when
+    /// it is ``minimumLocalRedness`` redder than the scene around it (the mean V over ``localWindowRadius`` samples).
+    var minimumFaintRedness = 5
+    var minimumLocalRedness = 4
+    /// Half-size of the window for the scene's mean V, in chroma samples: wider than a ring near the camera.
+    var localWindowRadius = 24
     /// Smallest ring diameter in luma pixels.
     var minimumDiameter = 18.0
     /// Largest ring diameter as a share of the frame height.
@@ -32,8 +46,12 @@ struct RedRingLocator {
     var maximumCentreRedness = 0.15
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
+    private var circleFinder = CircleFinder()
+    private var circleCheck = CircleRingCheck()
 
     private var mask: [UInt8] = []
+    /// Summed-area table of V − 128 ((width + 1) × (height + 1)), for the scene's local mean redness.
+    private var vIntegral: [Int32] = []
     private var holeVisited: [UInt8] = []
     private var holeQueue: [Int32] = []
     private var labeler = ComponentLabeler()
@@ -85,38 +103,110 @@ struct RedRingLocator {
             guard aspect > 0.55, aspect < 1.8 else { continue }
             guard let coverage = ringCoverage(of: ring, width: width, height: height) else { continue }
             // Chroma sample i covers luma pixels 2i and 2i + 1: its centre is luma 2i + 1.
-            candidates.append(RingCandidate(
+            let candidate = RingCandidate(
                 centerX: 2 * ring.centerX + 1, centerY: 2 * ring.centerY + 1,
                 radiusX: 2 * ring.outerX, radiusY: 2 * ring.outerY,
-                innerRadiusX: 2 * ring.innerX, innerRadiusY: 2 * ring.innerY, ringCoverage: coverage))
+                innerRadiusX: 2 * ring.innerX, innerRadiusY: 2 * ring.innerY, ringCoverage: coverage)
+            if strongShare(of: component, width: width) >= 0.5 {
+                candidates.append(candidate)
+            } else if let confirmed = confirmedByShape(candidate, planes: planes) {
+                // Only faintly red: kept when luma shows a circle there and the ring is redder than inside and out.
+                candidates.append(confirmed)
+            }
         }
         // Largest (nearest) first: the tracker associates them in this order.
         candidates.sort { $0.diameter > $1.diameter }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
     }
 
-    /// Red where V is well above neutral and the hue is red: |U − 128| ≤ (V − 128) / 2.
+    /// A faintly red ring candidate checked by shape and colour: a luma circle (``CircleFinder``, on the patch around
+    /// the candidate) centred within 0.3 radii of it, and around that circle a ring redder than its inside and the
+    /// scene (``CircleRingCheck``). Nil when either is missing: faint redness alone is too common (brick, skin, rust,
+    /// brake lights) to be sent to OCR.
+    private mutating func confirmedByShape(_ candidate: RingCandidate, planes: YUVPlanes) -> RingCandidate? {
+        guard let circleFinder else { return nil }
+        let radius = max(candidate.radiusX, candidate.radiusY)
+        circleFinder.find(near: (candidate.centerX, candidate.centerY), radius: radius, in: planes.y)
+        var nearest: (circle: CircleFinder.Circle, distance: Double)?
+        for circle in circleFinder.circles {
+            let dx = circle.x - candidate.centerX
+            let dy = circle.y - candidate.centerY
+            let distance = (dx * dx + dy * dy).squareRoot()
+            if distance <= 0.3 * radius, distance < nearest?.distance ?? .infinity { nearest = (circle, distance) }
+        }
+        guard let nearest else { return nil }
+        let centred = CircleFinder.Circle(x: nearest.circle.x, y: nearest.circle.y, radius: radius)
+        guard var ring = circleCheck.ring(around: centred, in: planes) else { return nil }
+        ring.isFaint = true
+        return ring
+    }
+
+    /// Red where the hue is red (|U − 128| ≤ (V − 128) / 2) and V is either well above neutral or faintly above
+    /// neutral and above the local scene: a maroon ring in the shade is red only relative to what surrounds it.
     private mutating func buildRedMask(planes: YUVPlanes, width: Int, height: Int) {
         if mask.count < width * height {
             mask = [UInt8](repeating: 0, count: width * height)
             holeVisited = [UInt8](repeating: 0, count: width * height)
             holeQueue = [Int32](repeating: 0, count: width * height)
+            vIntegral = [Int32](repeating: 0, count: (width + 1) * (height + 1))
         }
-        let threshold = minimumRedness
-        mask.withUnsafeMutableBufferPointer { mask in
+        let strong = minimumRedness
+        let faint = minimumFaintRedness
+        let localMargin = minimumLocalRedness
+        let radius = localWindowRadius
+        let stride = width + 1
+        vIntegral.withUnsafeMutableBufferPointer { sums in
             for y in 0..<height {
                 let vRow = planes.v.row(y)
-                let uRow = planes.u.row(y)
                 let vStep = planes.v.pixelStride
-                let uStep = planes.u.pixelStride
-                let maskRow = y * width
+                var rowSum: Int32 = 0
                 for x in 0..<width {
-                    let v = Int(vRow[x * vStep]) - 128
-                    let u = Int(uRow[x * uStep]) - 128
-                    mask[maskRow + x] = (v >= threshold && 2 * abs(u) <= v) ? 1 : 0
+                    rowSum += Int32(vRow[x * vStep]) - 128
+                    sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + rowSum
                 }
             }
         }
+        mask.withUnsafeMutableBufferPointer { mask in
+            vIntegral.withUnsafeBufferPointer { sums in
+                for y in 0..<height {
+                    let vRow = planes.v.row(y)
+                    let uRow = planes.u.row(y)
+                    let vStep = planes.v.pixelStride
+                    let uStep = planes.u.pixelStride
+                    let maskRow = y * width
+                    let top = max(0, y - radius)
+                    let bottom = min(height, y + radius + 1)
+                    for x in 0..<width {
+                        let v = Int(vRow[x * vStep]) - 128
+                        let u = Int(uRow[x * uStep]) - 128
+                        var red = false
+                        if 2 * abs(u) > v {
+                            red = false
+                        } else if v >= strong {
+                            red = true
+                        } else if v >= faint {
+                            let left = max(0, x - radius)
+                            let right = min(width, x + radius + 1)
+                            let sum = Int(sums[bottom * stride + right]) - Int(sums[top * stride + right])
+                                - Int(sums[bottom * stride + left]) + Int(sums[top * stride + left])
+                            let mean = sum / ((bottom - top) * (right - left))
+                            red = v - mean >= localMargin
+                        }
+                        mask[maskRow + x] = red ? (v >= strong ? 2 : 1) : 0
+                    }
+                }
+            }
+        }
+    }
+
+    /// Share of the component's samples that are red on their own (mask value 2) rather than only relative to the
+    /// scene (1).
+    private func strongShare(of component: MaskComponent, width: Int) -> Double {
+        var strong = 0
+        for y in component.minY...component.maxY {
+            for x in component.minX...component.maxX where mask[y * width + x] == 2 { strong += 1 }
+        }
+        return Double(strong) / Double(max(1, component.pixelCount))
     }
 
     /// The ring's centre and radii from its hole, or from the component's box when it has no closed hole.

@@ -13,11 +13,15 @@ public struct RingCandidate: Sendable, Equatable {
     public var innerRadiusY: Double
     /// Share (0…1) of directions from the centre in which the ring was found: 1 for a complete ring.
     public var ringCoverage: Double
+    /// Found by its shape (a luma circle) with a ring only faintly redder than its inside and the scene — a dark,
+    /// backlit or weathered sign, or something that is not a sign: its reads must be surer.
+    public var isFaint: Bool
 
     public init(
         centerX: Double, centerY: Double, radiusX: Double, radiusY: Double, innerRadiusX: Double,
-        innerRadiusY: Double, ringCoverage: Double
+        innerRadiusY: Double, ringCoverage: Double, isFaint: Bool = false
     ) {
+        self.isFaint = isFaint
         self.centerX = centerX
         self.centerY = centerY
         self.radiusX = radiusX

@@ -11,10 +11,17 @@ struct SignTrack: Sendable {
     private(set) var lastAnalysisBox: BoundingBox
     /// Latest box, in source pixels (for the overlay).
     private(set) var lastSourceBox: BoundingBox
-    /// Largest box seen, in source pixels: the nearest view, written in the event.
+    /// First box, in source pixels (where the sign came into view).
+    let firstSourceBox: BoundingBox
+    /// Largest box seen, in source pixels: the nearest view.
     private(set) var largestSourceBox: BoundingBox
+    /// Largest box of a sighting that was read, in source pixels: the nearest view whose ring geometry the digits
+    /// confirmed (an unread sighting's ring may have merged with something red beside it). Written in the event.
+    private(set) var largestReadSourceBox: BoundingBox?
     /// Frames in which the ring was seen, read or not.
     private(set) var sightings = 0
+    /// Frames analysed while the track was open that did not show the sign.
+    var framesMissed = 0
     /// Valid reads above the confidence threshold, oldest first, at most the tracker's limit.
     private(set) var reads: [SpeedReading] = []
     /// Stream time at which the vote first confirmed a value (orders signs for the current limit).
@@ -27,6 +34,7 @@ struct SignTrack: Sendable {
         lastSeen = pts
         lastAnalysisBox = analysisBox
         lastSourceBox = sourceBox
+        firstSourceBox = sourceBox
         largestSourceBox = sourceBox
         reads.reserveCapacity(readCapacity)
     }
@@ -37,11 +45,18 @@ struct SignTrack: Sendable {
         lastSourceBox = sourceBox
         if sourceBox.area > largestSourceBox.area { largestSourceBox = sourceBox }
         sightings += 1
+        if reading != nil, sourceBox.area > largestReadSourceBox?.area ?? 0 { largestReadSourceBox = sourceBox }
         if let reading, reads.count < maximumReads { reads.append(reading) }
     }
 
     /// Whether another read would still count (the read list is not full).
     var wantsReads: Bool { reads.count < maximumReads }
+
+    /// Whether `point` lies inside the latest box (analysis pixels).
+    func lastSeenBoxContains(_ point: (x: Double, y: Double)) -> Bool {
+        let box = lastAnalysisBox
+        return point.x >= box.x && point.x <= box.x + box.width && point.y >= box.y && point.y <= box.y + box.height
+    }
 
     /// How well a ring at `box` continues this track: nil when it cannot be the same sign, else a cost (lower is
     /// better): the centre distance relative to the sign's size.
@@ -54,8 +69,9 @@ struct SignTrack: Sendable {
         let dx = box.center.x - lastAnalysisBox.center.x
         let dy = box.center.y - lastAnalysisBox.center.y
         let distance = (dx * dx + dy * dy).squareRoot() / max(size, newSize)
-        // A sign moves less than its own size between analysed frames; overlapping boxes always qualify.
-        guard distance < 1 || lastAnalysisBox.intersectionOverUnion(box) > 0.1 else { return nil }
+        // A sign moves less than one and a half of its sizes between analysed frames (a small sign drifting out at the
+        // side of the view moves more than its own width in 80 ms); overlapping boxes always qualify.
+        guard distance < 1.5 || lastAnalysisBox.intersectionOverUnion(box) > 0.1 else { return nil }
         return distance
     }
 }

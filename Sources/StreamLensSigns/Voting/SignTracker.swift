@@ -53,6 +53,10 @@ struct SignTracker {
                 openTracks[index].record(
                     pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
                     reading: sighting.reading)
+            } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
+                // The same sign seen twice in one frame (its ring's inner and outer edge, or two cues): one sign, one
+                // track — a second track would write a second event.
+                continue
             } else {
                 var track = SignTrack(
                     id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
@@ -66,6 +70,10 @@ struct SignTracker {
             }
         }
         let timeout = self.timeout
+        // A frame that ends a track (past its timeout) is not one in which it was missed.
+        for index in openTracks.indices where !claimed[index] && pts - openTracks[index].lastSeen <= timeout {
+            openTracks[index].framesMissed += 1
+        }
         closeTracks(into: &closed) { pts - $0.lastSeen > timeout }
         // Mark newly confirmed tracks: the order of confirmation picks the current limit. A sign still in view may
         // be seen again, so it needs the vote's full count of agreeing reads.
@@ -103,6 +111,16 @@ struct SignTracker {
             }
         }
         closed[firstNew...].sort { $0.lastSeen < $1.lastSeen }
+    }
+
+    /// Whether `box` is centred inside a track already seen in this frame (the largest sighting comes first).
+    private func isSecondRing(_ box: BoundingBox, claimed: [Bool]) -> Bool {
+        openTracks.indices.contains { index in
+            guard index < claimed.count, claimed[index], openTracks[index].lastSeenBoxContains(box.center) else {
+                return false
+            }
+            return true
+        }
     }
 
     private func bestTrack(for box: BoundingBox, excluding claimed: [Bool]?) -> Int? {

@@ -1,0 +1,48 @@
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// One physical sign, one event: pieces of a broken track are recognised as the sign already written.
+struct RecentSignsTests {
+    static func box(_ x: Double, _ size: Double = 30) -> BoundingBox {
+        BoundingBox(x: x, y: 400, width: size, height: size)
+    }
+
+    @Test func piecesOfOneDriftingSignAreOneSign() {
+        var recent = RecentSigns(maximumGap: .milliseconds(400))
+        // A small sign drifting 32 px per frame, its track broken twice.
+        let repeat1 = recent.isRepeat(
+            value: 20, firstSeen: .milliseconds(80), lastSeen: .milliseconds(80), firstBox: Self.box(640),
+            lastBox: Self.box(640))
+        #expect(!repeat1)
+        let repeat2 = recent.isRepeat(
+            value: 20, firstSeen: .milliseconds(160), lastSeen: .milliseconds(320), firstBox: Self.box(608),
+            lastBox: Self.box(544, 34))
+        #expect(repeat2)
+        // The third piece starts where the second ended: the written sign was extended.
+        let repeat3 = recent.isRepeat(
+            value: 20, firstSeen: .milliseconds(400), lastSeen: .milliseconds(640), firstBox: Self.box(512, 36),
+            lastBox: Self.box(416, 45))
+        #expect(repeat3)
+    }
+
+    @Test func anotherValueOrPlaceOrTimeIsAnotherSign() {
+        var recent = RecentSigns(maximumGap: .milliseconds(400))
+        let repeat4 = recent.isRepeat(
+            value: 50, firstSeen: .zero, lastSeen: .seconds(1), firstBox: Self.box(100), lastBox: Self.box(60, 60))
+        #expect(!repeat4)
+        // Same time and place, another value: a second sign on the same post.
+        let repeat5 = recent.isRepeat(
+            value: 70, firstSeen: .zero, lastSeen: .seconds(1), firstBox: Self.box(100), lastBox: Self.box(60, 60))
+        #expect(!repeat5)
+        // Same value on the other side of the road.
+        let repeat6 = recent.isRepeat(
+            value: 50, firstSeen: .zero, lastSeen: .seconds(1), firstBox: Self.box(1500), lastBox: Self.box(1600, 60))
+        #expect(!repeat6)
+        // Same value and place two seconds later: the next sign of a repeated limit.
+        let repeat7 = recent.isRepeat(
+            value: 50, firstSeen: .seconds(3), lastSeen: .seconds(4), firstBox: Self.box(100), lastBox: Self.box(60, 60))
+        #expect(!repeat7)
+    }
+}
