@@ -130,6 +130,30 @@ private final class CountingAnalysisStage: AnalysisStage {
     }
 }
 
+/// An analysis stage at the source size that records, per analysed frame, where its luma plane lies and the value
+/// of the top-left pixel.
+private final class FullSizeProbeStage: AnalysisStage {
+    let name = "probe"
+    let seen = Mutex<[Int: (address: Int, width: Int, topLeft: UInt8)]>([:])
+    func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        // Long enough that the frame would be drawn on meanwhile if it did not wait for this result.
+        Thread.sleep(forTimeInterval: 0.01)
+        let probe = (Int(bitPattern: frame.planes.y.base), frame.planes.width, frame.planes.y[0, 0])
+        seen.withLock { $0[frame.frameIndex] = probe }
+        return .empty(pts: frame.pts, source: name)
+    }
+}
+
+/// A compositing stage that records where each frame's luma plane lies, then marks its top-left pixel.
+private final class PlaneAddressRecorder: CompositingStage {
+    let name = "plane-address-recorder"
+    let addresses = Mutex<[Int: Int]>([:])
+    func composite(onto frame: YUVPlanes, context: CompositeContext) {
+        addresses.withLock { $0[context.frameIndex] = Int(bitPattern: frame.y.base) }
+        frame.y[0, 0] = 200
+    }
+}
+
 @Suite(.serialized) struct FramePathTests {
     @Test func blockPolicyDeliversEveryFrameInOrderWithContinuousTimestamps() async throws {
         let observer = RecordingObserver()
@@ -227,6 +251,30 @@ private final class CountingAnalysisStage: AnalysisStage {
         // two frames after it keep the last result (nothing later exists).
         for index in 0...27 { #expect(drawn[index].map { abs($0 - Double(index * 10)) < 1e-9 } == true, "frame \(index): \(String(describing: drawn[index]))") }
         #expect(drawn[28] == 270 && drawn[29] == 270)
+    }
+
+    @Test func syncLendsFullSizeFramesToAnalysisWithoutACopy() async throws {
+        // A stage that wants the source size, in a frame-accurate run: it reads the decoded frame itself, which is
+        // drawn on (in place, no copy) only after its result is in. Black I420: luma 16 until the marker writes 200.
+        let input = "videotestsrc pattern=black num-buffers=20 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1"
+        let stage = FullSizeProbeStage()
+        let recorder = PlaneAddressRecorder()
+        let observer = RecordingObserver()
+        _ = try await runFramePath(
+            input: input, policy: .block, compositors: [recorder],
+            analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], synchronizes: true,
+            observer: observer)
+        #expect(observer.output == 20 && observer.dropped == 0)
+        let seen = stage.seen.withLock { $0 }
+        let drawnAt = recorder.addresses.withLock { $0 }
+        #expect(seen.keys.sorted() == [0, 3, 6, 9, 12, 15, 18])
+        for (index, probe) in seen {
+            #expect(probe.width == 320)
+            // Analysis saw the pixels before the marker was drawn.
+            #expect(probe.topLeft == 16, "frame \(index): \(probe.topLeft)")
+            // The same memory the frame was drawn on (frame 0 may be copied: the appsink keeps its preroll sample).
+            if index > 0 { #expect(probe.address == drawnAt[index], "frame \(index) was analysed in a copy") }
+        }
     }
 
     @Test func syncWithoutAnalysisNeverHoldsFramesBack() async throws {

@@ -105,10 +105,26 @@ public enum InputSource: Sendable, Equatable {
     /// `videoconvert` is in passthrough (no copy, no conversion) whenever the decoder already produces I420 or NV12,
     /// which H.264/H.265/VP8/VP9/MPEG-4 decoders do; 10-bit, 4:2:2 and 4:4:4 decoders' output is converted to I420.
     /// `videoflip video-direction=auto` applies the stream's `image-orientation` tag (phone videos carry a rotation
-    /// in their container) so that analysis and output see the picture upright; it is in passthrough otherwise.
+    /// in their container) so that analysis and output see the picture upright; see ``orientation``.
     var pipelineDescription: String {
-        "\(producer) ! videoconvert ! videoflip video-direction=auto ! video/x-raw,format={ I420, NV12 } "
+        "\(producer) ! videoconvert ! \(orientation) ! video/x-raw,format={ I420, NV12 } "
             + "! appsink name=\(Self.sinkName) sync=false enable-last-sample=false max-buffers=1 qos=false"
+    }
+
+    /// The `videoflip` that turns rotated recordings upright.
+    ///
+    /// For decoded files and URIs it starts with `method=horizontal-flip` before `video-direction=auto`: that is what
+    /// puts it in passthrough. GStreamer 1.22's videoflip updates passthrough only when its method changes, and a
+    /// fresh element asked for `auto` (or `identity`) sees no change, so it copied every frame into a buffer pool of
+    /// its own, which grew with the frames held downstream (measured: 56 MiB at peak in a sync run of the 1080p
+    /// dashcam job, BENCHMARKS.md, issue 13). The switch from a flip to `auto` sets passthrough; an orientation tag
+    /// turns it off again. Cameras and source descriptions keep the copy: a capture driver has few buffers of its
+    /// own, and the copy hands each one back at once instead of holding it in the frame pool.
+    var orientation: String {
+        switch self {
+        case .file, .uri: "videoflip method=horizontal-flip video-direction=auto"
+        case .camera, .description: "videoflip video-direction=auto"
+        }
     }
 
     /// Short text for reports.

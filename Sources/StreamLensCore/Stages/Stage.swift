@@ -1,12 +1,14 @@
-/// A frame as handed to an analysis stage: a downscaled I420 copy made off the streaming thread.
+/// A frame as handed to an analysis stage: a downscaled I420 copy made off the streaming thread, or (frame-accurate
+/// runs, a stage that wants the source size) the decoded I420 frame itself.
 ///
-/// The planes are valid only during ``AnalysisStage/analyze(_:)``; copy what must outlive the call.
+/// The planes are valid only during ``AnalysisStage/analyze(_:)``; copy what must outlive the call. They are
+/// read-only: they may be the frame that is drawn on and encoded next.
 public struct AnalysisFrame: @unchecked Sendable {
     /// Presentation time of the source frame.
     public var pts: Duration
     /// Index of the source frame among decoded frames (0-based).
     public var frameIndex: Int
-    /// The downscaled copy (I420).
+    /// The pixels to analyse (I420).
     public var planes: YUVPlanes
     /// Size of the source frame the copy was made from.
     public var sourceWidth: Int

@@ -12,9 +12,14 @@ import Glibc
 /// the lane is busy (live runs), and hands a frame with ``submit(buffer:format:pts:frameIndex:)``, which scales it into
 /// the lane's canvas before waking the lane. The stage itself never runs on a GStreamer streaming thread.
 ///
+/// A lane that ``readsInPlace`` (frame-accurate runs, where the frame waits for its results anyway) lends the stage
+/// the frame itself when the stage wants it at its own size and it is I420: no copy, no canvas. The lane drops its
+/// reference before it reports the job finished, so the frame is drawn on in place afterwards.
+///
 /// ## Thread Safety
-/// `condition` guards `busy`, `job` and `stopping`. The canvas is written by the processing thread only while the lane
-/// is idle and read by the lane thread only while it is busy.
+/// `condition` guards `busy`, `job` and `stopping`. The canvas and the borrowed frame are written by the processing
+/// thread only while the lane is idle and read (and the borrowed frame released) by the lane thread only while it
+/// is busy.
 final class AnalysisLane: @unchecked Sendable {
     /// A finished job, kept for the processing thread when the lane ``keepsResults``.
     struct FinishedJob {
@@ -27,6 +32,8 @@ final class AnalysisLane: @unchecked Sendable {
     /// Frame-accurate runs: every finished job is also kept (in order) until ``takeFinishedJobs(_:)``, so that
     /// frames can be drawn with the results of the frame they belong to rather than the newest ones.
     let keepsResults: Bool
+    /// Frames the stage would get at their own size are lent to it as they are (see the type's documentation).
+    let readsInPlace: Bool
     let schedule: any AnalysisSchedule
     private let board: DetectionBoard
     private let observer: (any FramePathObserver)?
@@ -39,6 +46,8 @@ final class AnalysisLane: @unchecked Sendable {
     private var job: (pts: Duration, frameIndex: Int)?
     private var finishedJobs: [FinishedJob] = []
     private var canvas: AnalysisCanvas?
+    /// The frame being analysed in place, if it is; released by the lane thread when the stage returns.
+    private var borrowed: BorrowedFrame?
     private var lastPTS: Duration = .zero
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -49,10 +58,12 @@ final class AnalysisLane: @unchecked Sendable {
 
     init(
         stage: any AnalysisStage, schedule: any AnalysisSchedule, board: DetectionBoard,
-        observer: (any FramePathObserver)?, clock: any MonotonicClock, keepsResults: Bool = false
+        observer: (any FramePathObserver)?, clock: any MonotonicClock, keepsResults: Bool = false,
+        readsInPlace: Bool = false
     ) {
         self.stage = stage
         self.keepsResults = keepsResults
+        self.readsInPlace = readsInPlace
         finishedJobs.reserveCapacity(4)
         self.schedule = schedule
         self.board = board
@@ -104,14 +115,19 @@ final class AnalysisLane: @unchecked Sendable {
         finishedJobs.removeAll(keepingCapacity: true)
     }
 
-    /// Scales the frame into the canvas and wakes the lane. The lane must be idle. False when the frame could not
-    /// be read (it is then not analysed).
+    /// Scales the frame into the canvas (or lends it as it is, when the lane ``readsInPlace``) and wakes the lane.
+    /// The lane must be idle. False when the frame could not be read (it is then not analysed).
     @discardableResult
     func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
-        if canvas?.sourceFormat !== format {
-            canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
+        if readsInPlace && wantsFullSize(format) {
+            guard let frame = BorrowedFrame(buffer: buffer, format: format) else { return false }
+            borrowed = frame
+        } else {
+            if canvas?.sourceFormat !== format {
+                canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
+            }
+            guard let canvas, canvas.draw(from: buffer) else { return false }
         }
-        guard let canvas, canvas.draw(from: buffer) else { return false }
         schedule.markStarted(pts: pts)
         condition.lock()
         precondition(!busy, "AnalysisLane.submit while the lane is busy")
@@ -120,6 +136,12 @@ final class AnalysisLane: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return true
+    }
+
+    /// Whether the stage would get frames of `format` at their own size in the canvas's layout (I420): then the
+    /// canvas would only be a copy.
+    private func wantsFullSize(_ format: VideoFormat) -> Bool {
+        format.layout == .i420 && (stage.preferredAnalysisWidth ?? format.width) >= format.width
     }
 
     /// Lets the current job finish, calls the stage's `finish(at:)` on the lane thread, and ends the thread.
@@ -144,6 +166,8 @@ final class AnalysisLane: @unchecked Sendable {
             }
             condition.unlock()
             let detections = analyze(pts: current.pts, frameIndex: current.frameIndex)
+            // Before the job is reported finished: the frame path may then draw on the frame in place.
+            borrowed = nil
             condition.lock()
             if keepsResults { finishedJobs.append(FinishedJob(frameIndex: current.frameIndex, detections: detections)) }
             job = nil
@@ -155,11 +179,18 @@ final class AnalysisLane: @unchecked Sendable {
     }
 
     private func analyze(pts: Duration, frameIndex: Int) -> Detections? {
-        guard let canvas else { return nil }
+        let planes: YUVPlanes
+        let source: VideoFormat
+        if let borrowed {
+            (planes, source) = (borrowed.planes, borrowed.format)
+        } else if let canvas {
+            (planes, source) = (canvas.planes, canvas.sourceFormat)
+        } else {
+            return nil
+        }
         lastPTS = pts
         let frame = AnalysisFrame(
-            pts: pts, frameIndex: frameIndex, planes: canvas.planes,
-            sourceWidth: canvas.sourceFormat.width, sourceHeight: canvas.sourceFormat.height)
+            pts: pts, frameIndex: frameIndex, planes: planes, sourceWidth: source.width, sourceHeight: source.height)
         let start = clock.now()
         let cpuStart = Self.threadCPUTime()
         defer { cpuNanoseconds.add(Self.threadCPUTime() - cpuStart, ordering: .relaxed) }

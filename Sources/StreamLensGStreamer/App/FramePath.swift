@@ -148,7 +148,8 @@ public final class FramePath: @unchecked Sendable {
             if configuration.synchronizesAnalysis { $0.stage.resultsWillBeAwaited() }
             return AnalysisLane(
                 stage: $0.stage, schedule: $0.schedule, board: board, observer: configuration.observer,
-                clock: configuration.clock, keepsResults: configuration.synchronizesAnalysis)
+                clock: configuration.clock, keepsResults: configuration.synchronizesAnalysis,
+                readsInPlace: configuration.synchronizesAnalysis)
         }
     }
 
@@ -417,11 +418,15 @@ extension FramePath {
     static let heldFrameInputWait = Duration.seconds(2)
     /// The output appsrc's own queue (`max-buffers` in the output description).
     static let outputQueueFrames = 2
+    /// The deepest output queue a frame-accurate run asks for: one result releases up to a hold of frames at once.
+    static let outputQueueLimit = 8
 
-    /// The frames a run with these lanes holds at most: the pool plus the longest gap between analysed frames, so
-    /// that every frame between two analysed ones can wait for the later one. At most ``maximumHeldFrames``.
-    public static func holdLimit(poolCapacity: Int, frameGaps: [Int]) -> Int {
-        min(maximumHeldFrames, poolCapacity + (frameGaps.max() ?? 0))
+    /// The frames a run with these lanes holds at most: the longest gap between analysed frames, so that every
+    /// frame between two analysed ones (and the later one) can wait for the later one's result. At most
+    /// ``maximumHeldFrames``. Frames the decoder delivers meanwhile wait in the pool, which is not emptied into the
+    /// hold: held frames are 3 MB each at 1080p (measured: BENCHMARKS.md, issue 13).
+    public static func holdLimit(frameGaps: [Int]) -> Int {
+        min(maximumHeldFrames, max(1, frameGaps.max() ?? 0))
     }
 
     /// What the processing thread knows of one lane's results in a frame-accurate run.
@@ -445,7 +450,7 @@ extension FramePath {
     /// Frames wait in a first-in first-out hold (frames leave the pool when they enter it, so that the decoder can
     /// deliver the later frames whose analysis they wait for) until every lane has results that bracket them; then
     /// they are drawn in order, each with the results of its own analysis or boxes interpolated between the two
-    /// analysed frames around it. At most ``holdLimit(poolCapacity:frameGaps:)`` frames are held: when the hold is
+    /// analysed frames around it. At most ``holdLimit(frameGaps:)`` frames are held: when the hold is
     /// full or the input ended, the oldest frame waits only for analyses already running, then is drawn with what
     /// is known. After ``abort(cause:)`` held frames are dropped at once.
     private func processFramesInSync() {
@@ -505,12 +510,11 @@ extension FramePath {
                     sized = true
                     let frameDuration = frame.format.frameDuration ?? .milliseconds(33)
                     holdLimit = Self.holdLimit(
-                        poolCapacity: configuration.pool.capacity,
                         frameGaps: lanes.map { $0.schedule.maximumFrameGap(frameDuration: frameDuration) })
                     // One result releases up to an interval of frames at once: an output queue that takes them all
                     // keeps the encoder busy with them while the next analysed frame is analysed (measured:
                     // BENCHMARKS.md, issue 13).
-                    let releasedTogether = holdLimit - configuration.pool.capacity
+                    let releasedTogether = min(holdLimit, Self.outputQueueLimit)
                     if let appSource, releasedTogether > Self.outputQueueFrames {
                         gst_app_src_set_max_buffers(appSource, guint64(releasedTogether))
                     }
