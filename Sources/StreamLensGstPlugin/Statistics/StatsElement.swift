@@ -148,6 +148,9 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     private func finishRun(endOfStream: Bool) {
         guard let recorder, !reportWritten else { return }
         reportWritten = true
+        // The ticker first: a periodic message it was still posting would otherwise arrive after the final one.
+        ticker?.stop()
+        ticker = nil
         let now = clock.now()
         if endOfStream { recorder.sourceEnded(at: now) }
         recorder.finish(at: now)
