@@ -2,6 +2,7 @@
 #include "opencv_bridge.h"
 #include "detector.hpp"
 #include "backends.hpp"
+#include "guarded.hpp"
 
 #include <opencv2/core.hpp>
 
@@ -37,42 +38,8 @@ void requireReadableFile(const std::string &path, const char *what) {
 
 namespace {
 
-/// Writes `message` into the caller's buffer as one NUL-terminated line (newlines become spaces).
-void writeError(char *buffer, size_t capacity, const std::string &message) {
-    if (buffer == nullptr || capacity == 0) return;
-    size_t length = std::min(message.size(), capacity - 1);
-    for (size_t i = 0; i < length; ++i) {
-        char c = message[i];
-        buffer[i] = (c == '\n' || c == '\r') ? ' ' : c;
-    }
-    buffer[length] = '\0';
-}
-
-/// Runs `body`, translating every exception into a status and a message. Nothing escapes into C or Swift.
-template <typename Body>
-slcv_status guarded(char *error, size_t capacity, slcv_status opencvStatus, const char *context, Body body) {
-    try {
-        body();
-        writeError(error, capacity, "");
-        return SLCV_OK;
-    } catch (const slcv::BridgeError &e) {
-        writeError(error, capacity, e.what());
-        return e.status;
-    } catch (const cv::Exception &e) {
-        // e.err is OpenCV's short description; what() adds file and line over several lines.
-        writeError(error, capacity, std::string(context) + ": " + e.err);
-        return opencvStatus;
-    } catch (const std::bad_alloc &) {
-        writeError(error, capacity, std::string(context) + ": out of memory");
-        return SLCV_INTERNAL_ERROR;
-    } catch (const std::exception &e) {
-        writeError(error, capacity, std::string(context) + ": " + e.what());
-        return SLCV_INTERNAL_ERROR;
-    } catch (...) {
-        writeError(error, capacity, std::string(context) + ": unknown C++ exception");
-        return SLCV_INTERNAL_ERROR;
-    }
-}
+using slcv::guarded;
+using slcv::writeError;
 
 bool validImage(const slcv_yuv_image *image) {
     if (image == nullptr || image->y == nullptr || image->u == nullptr || image->v == nullptr) return false;

@@ -4,6 +4,7 @@
 // ring to scene is a clear luma edge. This finds circles in the luma plane, on a downscaled copy so that it stays
 // cheap at 1080p; the caller confirms each circle with chroma (is the ring redder than its inside and the scene?).
 #include "opencv_bridge.h"
+#include "guarded.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -20,19 +21,8 @@ struct slcv_circle_finder {
     std::vector<cv::Vec3f> found;
 };
 
-namespace {
-
-void writeCircleError(char *buffer, size_t capacity, const std::string &message) {
-    if (buffer == nullptr || capacity == 0) return;
-    size_t length = std::min(message.size(), capacity - 1);
-    for (size_t i = 0; i < length; ++i) {
-        char c = message[i];
-        buffer[i] = (c == '\n' || c == '\r') ? ' ' : c;
-    }
-    buffer[length] = '\0';
-}
-
-}  // namespace
+using slcv::guarded;
+using slcv::writeError;
 
 extern "C" {
 
@@ -47,15 +37,15 @@ void slcv_circle_default_options(slcv_circle_options *options) {
 
 slcv_status slcv_circle_finder_create(slcv_circle_finder **finder, char *error, size_t error_capacity) {
     if (finder == nullptr) {
-        writeCircleError(error, error_capacity, "circle finder: null output pointer");
+        writeError(error, error_capacity, "circle finder: null output pointer");
         return SLCV_INVALID_ARGUMENT;
     }
     *finder = new (std::nothrow) slcv_circle_finder();
     if (*finder == nullptr) {
-        writeCircleError(error, error_capacity, "circle finder: out of memory");
+        writeError(error, error_capacity, "circle finder: out of memory");
         return SLCV_INTERNAL_ERROR;
     }
-    writeCircleError(error, error_capacity, "");
+    writeError(error, error_capacity, "");
     return SLCV_OK;
 }
 
@@ -67,10 +57,10 @@ slcv_status slcv_circle_finder_find(
     if (finder == nullptr || luma == nullptr || options == nullptr || circles == nullptr || count == nullptr ||
         width < 8 || height < 8 || stride < width || capacity < 0 || options->downscale < 1 ||
         options->min_radius < 1 || options->max_radius < options->min_radius) {
-        writeCircleError(error, error_capacity, "circle finder: invalid argument");
+        writeError(error, error_capacity, "circle finder: invalid argument");
         return SLCV_INVALID_ARGUMENT;
     }
-    try {
+    return guarded(error, error_capacity, SLCV_OPENCV_ERROR, "circle finder", [&] {
         // A view of the caller's plane: no copy.
         const cv::Mat plane(height, width, CV_8UC1, const_cast<uint8_t *>(luma), (size_t)stride);
         const int scale = options->downscale;
@@ -97,21 +87,7 @@ slcv_status slcv_circle_finder_find(
             circles[i].radius = circle[2] * scale;
         }
         *count = kept;
-        writeCircleError(error, error_capacity, "");
-        return SLCV_OK;
-    } catch (const cv::Exception &e) {
-        writeCircleError(error, error_capacity, std::string("circle finder: ") + e.err);
-        return SLCV_OPENCV_ERROR;
-    } catch (const std::bad_alloc &) {
-        writeCircleError(error, error_capacity, "circle finder: out of memory");
-        return SLCV_INTERNAL_ERROR;
-    } catch (const std::exception &e) {
-        writeCircleError(error, error_capacity, std::string("circle finder: ") + e.what());
-        return SLCV_INTERNAL_ERROR;
-    } catch (...) {
-        writeCircleError(error, error_capacity, "circle finder: unknown C++ exception");
-        return SLCV_INTERNAL_ERROR;
-    }
+    });
 }
 
 void slcv_circle_finder_destroy(slcv_circle_finder *finder) { delete finder; }
