@@ -46,8 +46,8 @@ final class AnalysisLane: @unchecked Sendable {
     private var job: (pts: Duration, frameIndex: Int)?
     private var finishedJobs: [FinishedJob] = []
     private var canvas: AnalysisCanvas?
-    /// The frame being analysed in place, if it is; released by the lane thread when the stage returns.
-    private var borrowed: BorrowedFrame?
+    /// The frame being analysed in place, if it is; given back by the lane thread when the stage returns.
+    private let borrowed = BorrowedFrame()
     private var lastPTS: Duration = .zero
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -120,8 +120,7 @@ final class AnalysisLane: @unchecked Sendable {
     @discardableResult
     func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
         if readsInPlace && wantsFullSize(format) {
-            guard let frame = BorrowedFrame(buffer: buffer, format: format) else { return false }
-            borrowed = frame
+            guard borrowed.lend(buffer, format: format) else { return false }
         } else {
             if canvas?.sourceFormat !== format {
                 canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
@@ -167,7 +166,7 @@ final class AnalysisLane: @unchecked Sendable {
             condition.unlock()
             let detections = analyze(pts: current.pts, frameIndex: current.frameIndex)
             // Before the job is reported finished: the frame path may then draw on the frame in place.
-            borrowed = nil
+            borrowed.giveBack()
             condition.lock()
             if keepsResults { finishedJobs.append(FinishedJob(frameIndex: current.frameIndex, detections: detections)) }
             job = nil
@@ -181,8 +180,8 @@ final class AnalysisLane: @unchecked Sendable {
     private func analyze(pts: Duration, frameIndex: Int) -> Detections? {
         let planes: YUVPlanes
         let source: VideoFormat
-        if let borrowed {
-            (planes, source) = (borrowed.planes, borrowed.format)
+        if let lent = borrowed.lent {
+            (planes, source) = lent
         } else if let canvas {
             (planes, source) = (canvas.planes, canvas.sourceFormat)
         } else {

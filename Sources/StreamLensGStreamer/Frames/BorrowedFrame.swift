@@ -3,35 +3,44 @@ internal import CGStreamerShim
 import StreamLensCore
 
 /// A decoded frame lent to an analysis stage as it is, without a copy: a reference on the buffer and a read
-/// mapping, both released in `deinit`.
+/// mapping from ``lend(_:format:)`` until ``giveBack()``. One per lane, reused for every frame (no allocation per
+/// frame).
 ///
 /// While the reference is held, the frame path sees the buffer as shared (`gst_buffer_is_writable` is false), so a
 /// compositor that must draw on it while analysis still reads it gets a pooled copy instead: the stage never sees
-/// pixels change under it. Releasing the frame as soon as the stage returns lets the frame path draw in place.
+/// pixels change under it. Giving the frame back as soon as the stage returns lets the frame path draw in place.
 ///
 /// ## Thread Safety
-/// Made on the processing thread, read and released on an analysis thread; the lane's mailbox orders the two.
+/// Lent on the processing thread, read and given back on an analysis thread; the lane's mailbox orders the two.
 /// GStreamer's buffer reference counts are atomic.
 final class BorrowedFrame: @unchecked Sendable {
-    let format: VideoFormat
-    private let buffer: UnsafeMutablePointer<GstBuffer>
+    private var buffer: UnsafeMutablePointer<GstBuffer>?
     private var frame = GstVideoFrame()
-    /// The frame's own planes, valid while this value lives.
-    private(set) var planes: YUVPlanes
+    /// The lent frame's format and planes; valid from ``lend(_:format:)`` until ``giveBack()``.
+    private(set) var lent: (planes: YUVPlanes, format: VideoFormat)?
 
-    /// Borrows `buffer` (a frame of `format`; a reference is taken). Nil when it cannot be mapped.
-    init?(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat) {
-        self.format = format
-        self.buffer = slx_buffer_ref(buffer)!
-        guard gst_video_frame_map(&frame, &format.info, self.buffer, GST_MAP_READ) != 0 else {
-            slx_buffer_unref(self.buffer)
-            return nil
+    /// Lends `buffer` (a frame of `format`; a reference is taken). False when it cannot be mapped. Nothing may be
+    /// lent already.
+    func lend(_ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat) -> Bool {
+        precondition(self.buffer == nil, "BorrowedFrame.lend while a frame is lent")
+        let reference = slx_buffer_ref(buffer)!
+        guard gst_video_frame_map(&frame, &format.info, reference, GST_MAP_READ) != 0 else {
+            slx_buffer_unref(reference)
+            return false
         }
-        planes = format.planes(of: &frame)
+        self.buffer = reference
+        lent = (format.planes(of: &frame), format)
+        return true
     }
 
-    deinit {
+    /// Unmaps the frame and drops the reference (nothing happens when nothing is lent).
+    func giveBack() {
+        guard let buffer else { return }
+        lent = nil
         gst_video_frame_unmap(&frame)
         slx_buffer_unref(buffer)
+        self.buffer = nil
     }
+
+    deinit { giveBack() }
 }
