@@ -42,17 +42,8 @@ struct SpeedLimitAccuracyTests {
         var clips: [ClipOutcome] = []
         let timings = OCRTimings(capacity: 8192)
         for clip in set.clips {
-            let capture = try EventCapture()
-            let stage = SpeedLimitStage(events: capture.log)
-            var lastPTS = Duration.zero
-            try set.forEachFrame(of: clip) { frame in
-                _ = try stage.analyze(frame)
-                lastPTS = frame.pts
-            }
-            stage.finish(at: lastPTS)
-            clips.append(score(clip: clip, events: try capture.events()))
-            // Pool every clip's OCR durations for the median.
-            for sample in stage.ocrTimings.samples() { timings.record(sample) }
+            // Every clip's OCR durations are pooled for the median.
+            clips.append(score(clip: clip, events: try set.speedLimitEvents(of: clip, poolingTimingsInto: timings)))
         }
         let summary = timings.summary()
         return Outcome(clips: clips, ocrReads: summary.count, ocrMedian: summary.median)

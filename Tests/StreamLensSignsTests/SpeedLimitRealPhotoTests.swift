@@ -43,17 +43,9 @@ struct SpeedLimitRealPhotoTests {
         let timings = OCRTimings(capacity: 16384)
         var clips: [SpeedLimitAccuracyTests.ClipOutcome] = []
         for clip in set.clips {
-            let capture = try EventCapture()
-            let stage = SpeedLimitStage(events: capture.log)
-            var lastPTS = Duration.zero
-            try set.forEachFrame(of: clip) { frame in
-                _ = try stage.analyze(frame)
-                lastPTS = frame.pts
-            }
-            stage.finish(at: lastPTS)
+            let events = try set.speedLimitEvents(of: clip, poolingTimingsInto: timings)
             clips.append(SpeedLimitAccuracyTests.score(
-                clip: clip, events: try capture.events(), countedSize: countedSize, countedSeconds: countedSeconds))
-            for sample in stage.ocrTimings.samples() { timings.record(sample) }
+                clip: clip, events: events, countedSize: countedSize, countedSeconds: countedSeconds))
         }
         let summary = timings.summary()
         return Outcome(clips: clips, set: set, ocrReads: summary.count, ocrMedian: summary.median)

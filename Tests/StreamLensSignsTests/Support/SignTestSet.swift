@@ -1,5 +1,6 @@
 import Foundation
 import StreamLensCore
+@testable import StreamLensSigns
 
 /// The generated sign test set (scripts/make-sign-testset.sh): raw I420 clips and their ground truth.
 struct SignTestSet: Decodable {
@@ -111,6 +112,21 @@ struct SignTestSet: Decodable {
         }
         set.folder = folder
         return set
+    }
+
+    /// Runs a fresh ``SpeedLimitStage`` (default configuration) over every frame of `clip`; returns the events it
+    /// wrote and adds its OCR durations to `timings`.
+    func speedLimitEvents(of clip: Clip, poolingTimingsInto timings: OCRTimings) throws -> [SpeedLimitEvent] {
+        let capture = try EventCapture()
+        let stage = SpeedLimitStage(events: capture.log)
+        var lastPTS = Duration.zero
+        try forEachFrame(of: clip) { frame in
+            _ = try stage.analyze(frame)
+            lastPTS = frame.pts
+        }
+        stage.finish(at: lastPTS)
+        for sample in stage.ocrTimings.samples() { timings.record(sample) }
+        return try capture.events()
     }
 
     /// Calls `body` with each frame of `clip` as an ``AnalysisFrame`` (I420 at the clip's size), in order.
