@@ -68,9 +68,18 @@ def fixed_model(values, output_shape, name):
     return build(weights, bias, output_shape, name)
 
 
-def build(weights, bias, output_shape, name):
-    image = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, INPUT_SIZE, INPUT_SIZE])
+def finished_model(nodes, initializers, name, input_size, output_shape, producer="streamlens-test"):
+    """The checked model of `nodes` from a 1×3×input_size² "images" input to an "output0" of `output_shape`."""
+    image = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, input_size, input_size])
     output = helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(output_shape))
+    graph = helper.make_graph(nodes, name, [image], [output], initializers)
+    model = helper.make_model(graph, producer_name=producer, opset_imports=[helper.make_opsetid("", 11)])
+    model.ir_version = 7  # old enough for OpenCV 4.6's importer
+    onnx.checker.check_model(model)
+    return model
+
+
+def build(weights, bias, output_shape, name):
     initializers = [
         numpy_helper.from_array(weights, "conv_weight"),
         numpy_helper.from_array(bias, "conv_bias"),
@@ -81,11 +90,7 @@ def build(weights, bias, output_shape, name):
         helper.make_node("Conv", ["channel_means", "conv_weight", "conv_bias"], ["values"], kernel_shape=[1, 1]),
         helper.make_node("Reshape", ["values", "output_shape"], ["output0"]),
     ]
-    graph = helper.make_graph(nodes, name, [image], [output], initializers)
-    model = helper.make_model(graph, producer_name="streamlens-test", opset_imports=[helper.make_opsetid("", 11)])
-    model.ir_version = 7  # old enough for OpenCV 4.6's importer
-    onnx.checker.check_model(model)
-    return model
+    return finished_model(nodes, initializers, name, INPUT_SIZE, output_shape)
 
 
 def v8_values():
@@ -155,13 +160,7 @@ def centroid_model():
         helper.make_node("Concat", ["centre", "constants"], ["values"], axis=1),
         helper.make_node("Reshape", ["values", "output_shape"], ["output0"]),
     ]
-    image = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, INPUT_SIZE, INPUT_SIZE])
-    output = helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 7, 1])
-    graph = helper.make_graph(nodes, "centroid_v8", [image], [output], initializers)
-    model = helper.make_model(graph, producer_name="streamlens-test", opset_imports=[helper.make_opsetid("", 11)])
-    model.ir_version = 7
-    onnx.checker.check_model(model)
-    return model
+    return finished_model(nodes, initializers, "centroid_v8", INPUT_SIZE, [1, 7, 1])
 
 
 def bench_model():
@@ -202,13 +201,8 @@ def bench_model():
         nodes.append(helper.make_node("Reshape", [f"score{level}", f"flat{level}_shape"], [f"flat{level}"]))
         heads.append(f"flat{level}")
     nodes.append(helper.make_node("Concat", heads, ["output0"], axis=2))
-    image = helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, 640, 640])
-    output = helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 84, 8400])
-    graph = helper.make_graph(nodes, "bench_yolov8n_shaped", [image], [output], initializers)
-    model = helper.make_model(graph, producer_name="streamlens-bench", opset_imports=[helper.make_opsetid("", 11)])
-    model.ir_version = 7
-    onnx.checker.check_model(model)
-    return model
+    return finished_model(nodes, initializers, "bench_yolov8n_shaped", 640, [1, 84, 8400],
+                          producer="streamlens-bench")
 
 
 def main():
