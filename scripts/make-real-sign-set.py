@@ -30,6 +30,7 @@ import subprocess
 import sys
 
 import numpy as np
+from i420 import rgb_to_i420  # this folder (python puts the script's own folder on the path)
 from PIL import Image, ImageFilter
 
 GENERATOR_VERSION = 1
@@ -117,20 +118,6 @@ def camera_roundtrip(frame, rng):
     Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8)).save(buffer, "JPEG", quality=int(rng.integers(80, 92)),
                                                                   subsampling=2)
     return np.asarray(Image.open(buffer).convert("RGB"))
-
-
-def rgb_to_i420(frame):
-    """BT.601 limited-range I420 bytes."""
-    rgb = frame.astype(np.float32)
-    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-    y = 16 + 0.257 * r + 0.504 * g + 0.098 * b
-    u = 128 - 0.148 * r - 0.291 * g + 0.439 * b
-    v = 128 + 0.439 * r - 0.368 * g - 0.071 * b
-
-    def half(plane):
-        return (plane[0::2, 0::2] + plane[1::2, 0::2] + plane[0::2, 1::2] + plane[1::2, 1::2]) / 4
-
-    return b"".join(np.clip(np.round(p), 0, 255).astype(np.uint8).tobytes() for p in (y, half(u), half(v)))
 
 
 # MARK: - Looks

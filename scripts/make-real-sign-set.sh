@@ -30,8 +30,8 @@ if [[ ! -f "$media/bikes-1080p.mp4" || ! -f "$media/vtest.avi" ]]; then
     exit 1
 fi
 
-stamp=$( (cat "$generator"; printf '%s\n' "${requirements[@]}"; git --git-dir "$gtsrb" rev-parse HEAD;
-    sha256sum "$media/bikes-1080p.mp4" "$media/vtest.avi" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)
+stamp=$( (cat "$generator" "$repo/scripts/i420.py"; printf '%s\n' "${requirements[@]}";
+    git --git-dir "$gtsrb" rev-parse HEAD; sha256sum "$media/bikes-1080p.mp4" "$media/vtest.avi" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)
 if [[ -f "$output/clips/heldout/testset.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
     echo "make-real-sign-set: $output is up to date"
     exit 0

@@ -32,6 +32,7 @@ import xml.etree.ElementTree as ET
 
 import cairosvg
 import numpy as np
+from i420 import rgb_to_i420  # this folder (python puts the script's own folder on the path)
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 GENERATOR_VERSION = 6
@@ -297,23 +298,6 @@ def camera_roundtrip(frame, rng, quality=None):
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=quality or int(rng.integers(78, 93)), subsampling=2)
     return np.asarray(Image.open(buffer).convert("RGB"))
-
-
-def rgb_to_i420(frame):
-    """BT.601 limited-range I420 bytes (Y plane, then U, then V at half resolution)."""
-    rgb = frame.astype(np.float32)
-    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-    y = 16 + 0.257 * r + 0.504 * g + 0.098 * b
-    u = 128 - 0.148 * r - 0.291 * g + 0.439 * b
-    v = 128 + 0.439 * r - 0.368 * g - 0.071 * b
-    h, w = y.shape
-
-    def half(plane):
-        padded = np.pad(plane, ((0, h % 2), (0, w % 2)), mode="edge")
-        return (padded[0::2, 0::2] + padded[1::2, 0::2] + padded[0::2, 1::2] + padded[1::2, 1::2]) / 4
-
-    planes = [y, half(u), half(v)]
-    return b"".join(np.clip(np.round(p), 0, 255).astype(np.uint8).tobytes() for p in planes)
 
 
 # MARK: - Clips

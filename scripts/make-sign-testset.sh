@@ -25,7 +25,7 @@ fi
 media_digest() {
     (cd "$media" && find bikes.mp4 signs fonts scenetext -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum)
 }
-stamp=$( (cat "$generator"; printf '%s\n' "${requirements[@]}"; media_digest) | sha256sum | cut -d' ' -f1)
+stamp=$( (cat "$generator" "$repo/scripts/i420.py"; printf '%s\n' "${requirements[@]}"; media_digest) | sha256sum | cut -d' ' -f1)
 if [[ -f "$output/testset.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
     echo "make-sign-testset: $output is up to date"
     exit 0
