@@ -75,11 +75,13 @@ int32_t slcv_thread_count(void) {
 
 void slcv_hog_default_options(slcv_hog_options *options) {
     if (options == nullptr) return;
-    options->hit_threshold = 0;
+    options->hit_threshold = -0.1;
     options->window_stride = 8;
     options->pyramid_scale = 1.05;
-    options->group_threshold = 2;
+    options->group_threshold = 1;
     options->upscale = 1;
+    options->small_people_scale_step = 1.1;
+    options->small_people_until_scale = 2;
 }
 
 void slcv_cascade_default_options(slcv_cascade_options *options) {

@@ -2,7 +2,11 @@
 #include "backends.hpp"
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/core/utility.hpp>
 #include <opencv2/objdetect.hpp>
+
+#include <cmath>
+#include <mutex>
 
 namespace slcv {
 namespace {
@@ -13,8 +17,8 @@ public:
         if (options.window_stride <= 0 || options.window_stride % 8 != 0) {
             throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG window stride must be a positive multiple of 8");
         }
-        if (!(options.pyramid_scale > 1.0)) {
-            throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG pyramid scale must be greater than 1");
+        if (!(options.pyramid_scale > 1.0) || !(options.small_people_scale_step > 1.0)) {
+            throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG pyramid scale steps must be greater than 1");
         }
         if (!(options.upscale > 0.0)) throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG upscale must be positive");
         hog_.setSVMDetector(cv::HOGDescriptor::getDefaultPeopleDetector());
@@ -30,21 +34,65 @@ public:
         }
         // No person fits in a frame smaller than the 64×128 window; OpenCV 4.6 corrupts the heap on such input.
         if (input->cols < hog_.winSize.width || input->rows < hog_.winSize.height) return;
-        const cv::Size stride(options_.window_stride, options_.window_stride);
-        hog_.detectMultiScale(*input, found_, weights_, options_.hit_threshold, stride, cv::Size(),
-                              options_.pyramid_scale, options_.group_threshold, false);
+        detectOnPyramid(*input);
         const float back = (float)(1.0 / options_.upscale);
         for (size_t i = 0; i < found_.size(); ++i) {
             const cv::Rect &r = found_[i];
-            // The SVM margin is unbounded; the logistic maps "just above the hit threshold 0" to 0.5.
-            const float confidence = i < weights_.size() ? logistic(weights_[i]) : 0.5f;
+            // The SVM margin is unbounded; the logistic of the margin above the hit threshold maps "just a hit" to 0.5.
+            const float confidence = i < weights_.size() ? logistic(weights_[i] - options_.hit_threshold) : 0.5f;
             slcv_box box{r.x * back, r.y * back, r.width * back, r.height * back, confidence, 0};
             if (clampToFrame(box, image.width, image.height)) results.push_back(box);
         }
     }
 
 private:
+    /// cv::HOGDescriptor::detectMultiScale with two pyramid steps: `small_people_scale_step` below
+    /// `small_people_until_scale`, `pyramid_scale` from there on. A level costs about 1/scale² of the first, so the
+    /// fine levels (small people) hold most of the work and a coarser step there saves most of the time; the coarse
+    /// levels (large people, few windows) are cheap and keep the fine step, which the one-window-wide groups of
+    /// large people need. Levels are scored in parallel, then grouped as OpenCV does (groupRectangles, eps 0.2).
+    void detectOnPyramid(const cv::Mat &image) {
+        scales_.clear();
+        for (double scale = 1; scales_.size() < 64;
+             scale *= scale < options_.small_people_until_scale ? options_.small_people_scale_step
+                                                                 : options_.pyramid_scale) {
+            if (std::lround(image.cols / scale) < hog_.winSize.width ||
+                std::lround(image.rows / scale) < hog_.winSize.height) {
+                break;
+            }
+            scales_.push_back(scale);
+        }
+        found_.clear();
+        weights_.clear();
+        const cv::Size stride(options_.window_stride, options_.window_stride);
+        const double hit = options_.hit_threshold;
+        std::mutex resultsLock;
+        cv::parallel_for_(cv::Range(0, (int)scales_.size()), [&](const cv::Range &range) {
+            cv::Mat level;
+            std::vector<cv::Point> hits;
+            std::vector<double> hitWeights;
+            for (int i = range.start; i < range.end; ++i) {
+                const double scale = scales_[i];
+                const cv::Size size((int)std::lround(image.cols / scale), (int)std::lround(image.rows / scale));
+                if (size == image.size()) level = image;
+                else cv::resize(image, level, size, 0, 0, cv::INTER_LINEAR_EXACT);
+                hog_.detect(level, hits, hitWeights, hit, stride, cv::Size());
+                const cv::Size window(
+                    (int)std::lround(hog_.winSize.width * scale), (int)std::lround(hog_.winSize.height * scale));
+                std::lock_guard<std::mutex> guard(resultsLock);
+                for (size_t j = 0; j < hits.size(); ++j) {
+                    found_.emplace_back(
+                        (int)std::lround(hits[j].x * scale), (int)std::lround(hits[j].y * scale), window.width,
+                        window.height);
+                    weights_.push_back(hitWeights[j]);
+                }
+            }
+        });
+        hog_.groupRectangles(found_, weights_, (int)options_.group_threshold, 0.2);
+    }
+
     slcv_hog_options options_;
+    std::vector<double> scales_;
     cv::HOGDescriptor hog_;
     cv::Mat scaled_;
     std::vector<cv::Rect> found_;

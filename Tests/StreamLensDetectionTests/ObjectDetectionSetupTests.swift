@@ -70,6 +70,16 @@ struct ObjectDetectionSetupTests {
         }
     }
 
+    @Test("HOG pyramid steps of 1 or less are refused with one line", arguments: [(1.0, 1.1), (1.05, 0.9)])
+    func hogPyramidSteps(largePeopleStep: Double, smallPeopleStep: Double) {
+        var options = HOGPeopleDetector.Options()
+        options.pyramidScale = largePeopleStep
+        options.smallPeoplePyramidScale = smallPeopleStep
+        #expect(throws: DetectionError.invalidOption("HOG pyramid scale steps must be greater than 1")) {
+            _ = try HOGPeopleDetector(options: options)
+        }
+    }
+
     @Test("Error messages are one line each", arguments: [
         DetectionError.unknownDetector(spec: "yolo"),
         .unknownCascade(name: "cats", searched: "/usr/share/opencv4/haarcascades"),

@@ -75,6 +75,12 @@ typedef struct slcv_hog_options {
     double group_threshold;
     /// The luma plane is resized by this factor before detection (> 1 finds people shorter than 128 px).
     double upscale;
+    /// Scale step of the pyramid's fine levels (small people, most of the work), below `small_people_until_scale`;
+    /// `pyramid_scale` applies from there on (> 1).
+    double small_people_scale_step;
+    /// Pyramid scale (relative to the detection input) from which `pyramid_scale` replaces
+    /// `small_people_scale_step`.
+    double small_people_until_scale;
 } slcv_hog_options;
 
 /// Options of a Haar/LBP cascade (cv::CascadeClassifier).
