@@ -22,7 +22,7 @@ public enum SpeedLimitSetup {
     /// The region names ``make(region:minimumConfidence:expiry:events:subtitles:)`` accepts.
     public static let regions = ["eu", "us"]
 
-    /// The stage for signs of `region`, with Tesseract started now so that a missing language file is one clear
+    /// The stage for signs of `region`, with Tesseract's language file found now so that a missing one is one clear
     /// error before any frame flows.
     public static func make(
         region: String, minimumConfidence: Double, expiry: Duration, events: EventLog?, subtitles: WebVTTWriter?

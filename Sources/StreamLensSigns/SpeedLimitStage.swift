@@ -18,8 +18,8 @@ import StreamLensCore
 /// ## Thread Safety
 /// `@unchecked Sendable`: all mutable state (locator, cropper, tracker, the Tesseract engine) is touched only by
 /// ``analyze(_:)`` and ``finish(at:)``, which the frame path calls from one analysis thread at a time. The Tesseract
-/// engine is created lazily on that thread and freed with the stage. ``ocrTimings`` and the event sinks are
-/// thread-safe on their own.
+/// engine is created on that thread when the first candidate needs reading, and freed with the stage. ``ocrTimings``
+/// and the event sinks are thread-safe on their own.
 public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public let name: String
     public let configuration: SpeedLimitConfiguration
@@ -30,6 +30,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private let subtitles: WebVTTWriter?
     private let clock: any MonotonicClock
 
+    private var tessdataFolder: String?
     private var engine: TesseractEngine?
     private var locator = RedRingLocator()
     private var cropper = DigitCropper()
@@ -63,15 +64,24 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
 
-    /// Starts Tesseract now rather than on the first frame, so a missing language file fails the run before it starts.
+    /// Finds Tesseract's language file now, so that a missing one fails the run before it starts. The engine itself
+    /// (~14 MiB) starts on the first candidate that needs reading: many clips have none.
     /// Call it before the first frame or on the analysis thread.
     public func prepare() throws {
-        if engine == nil { engine = try TesseractEngine(tessdataPath: configuration.tessdataPath) }
+        if tessdataFolder == nil { tessdataFolder = try TesseractEngine.dataFolder(tessdataPath: configuration.tessdataPath) }
+    }
+
+    /// The engine, started on first use (on the analysis thread, like every other use).
+    private func startedEngine() throws -> TesseractEngine {
+        if let engine { return engine }
+        try prepare()
+        let started = try TesseractEngine(dataFolder: tessdataFolder!)
+        engine = started
+        return started
     }
 
     public func analyze(_ frame: AnalysisFrame) throws -> Detections {
         try prepare()
-        guard let engine else { return .empty(pts: frame.pts, source: name) }
         let scale = frame.scaleToSource
         locator.locate(in: frame.planes)
         sightings.removeAll(keepingCapacity: true)
@@ -83,7 +93,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                 case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate)
             {
                 reading = read(
-                    with: engine, layout: layout,
+                    with: try startedEngine(), layout: layout,
                     minimumConfidence: candidate.isFaint
                         ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence)
             }

@@ -10,7 +10,8 @@ internal import CTesseract
 ///
 /// ## Thread Safety
 /// A Tesseract instance must not be used from two threads at once. The engine is not synchronized: keep one per
-/// analysis thread (``SpeedLimitStage`` creates its own lazily on the thread that calls `analyze`).
+/// analysis thread (``SpeedLimitStage`` creates its own on the thread that calls `analyze`, when the first sign
+/// candidate needs reading).
 final class TesseractEngine {
     /// Characters Tesseract may output: digits, and the letters it confuses them with so that ``SpeedReading`` can
     /// repair them (O→0, S→5, B→8, I/l→1) or reject a read that holds real letters.
@@ -33,14 +34,25 @@ final class TesseractEngine {
         return paths
     }
 
-    /// Starts Tesseract with English data found in `tessdataPath` (or the ``defaultSearchPaths()``).
-    init(tessdataPath: String? = nil, whitelist: String = TesseractEngine.whitelist) throws {
+    /// The folder holding `eng.traineddata`: `tessdataPath`, or the first of the ``defaultSearchPaths()`` that has it.
+    /// Cheap (no Tesseract call), so a missing language file can fail a run before the engine is needed.
+    static func dataFolder(tessdataPath: String? = nil) throws -> String {
         let candidates = tessdataPath.map { [$0] } ?? Self.defaultSearchPaths()
         guard
             let folder = candidates.first(where: {
                 FileManager.default.fileExists(atPath: ($0 as NSString).appendingPathComponent("eng.traineddata"))
             })
         else { throw SignsError.tessdataMissing(searched: candidates) }
+        return folder
+    }
+
+    /// Starts Tesseract with English data found in `tessdataPath` (or the ``defaultSearchPaths()``).
+    convenience init(tessdataPath: String? = nil, whitelist: String = TesseractEngine.whitelist) throws {
+        try self.init(dataFolder: Self.dataFolder(tessdataPath: tessdataPath), whitelist: whitelist)
+    }
+
+    /// Starts Tesseract with the English data in `folder` (see ``dataFolder(tessdataPath:)``).
+    init(dataFolder folder: String, whitelist: String = TesseractEngine.whitelist) throws {
         guard let handle = TessBaseAPICreate() else { throw SignsError.tesseractInitFailed(path: folder, language: "eng") }
         // Tesseract reports what it cannot configure on stderr; the reader needs none of that chatter.
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
