@@ -6,7 +6,6 @@
 #include <opencv2/objdetect.hpp>
 
 #include <cmath>
-#include <mutex>
 
 namespace slcv {
 namespace {
@@ -62,37 +61,44 @@ private:
             }
             scales_.push_back(scale);
         }
-        found_.clear();
-        weights_.clear();
+        // Each level writes its own slot, joined in level order afterwards: the same input always yields the same
+        // boxes in the same order (a shared list filled by whichever thread comes first would not).
+        levelBoxes_.resize(scales_.size());
+        levelWeights_.resize(scales_.size());
         const cv::Size stride(options_.window_stride, options_.window_stride);
         const double hit = options_.hit_threshold;
-        std::mutex resultsLock;
         cv::parallel_for_(cv::Range(0, (int)scales_.size()), [&](const cv::Range &range) {
             cv::Mat level;
             std::vector<cv::Point> hits;
-            std::vector<double> hitWeights;
             for (int i = range.start; i < range.end; ++i) {
                 const double scale = scales_[i];
                 const cv::Size size((int)std::lround(image.cols / scale), (int)std::lround(image.rows / scale));
                 if (size == image.size()) level = image;
                 else cv::resize(image, level, size, 0, 0, cv::INTER_LINEAR_EXACT);
-                hog_.detect(level, hits, hitWeights, hit, stride, cv::Size());
+                hog_.detect(level, hits, levelWeights_[i], hit, stride, cv::Size());
                 const cv::Size window(
                     (int)std::lround(hog_.winSize.width * scale), (int)std::lround(hog_.winSize.height * scale));
-                std::lock_guard<std::mutex> guard(resultsLock);
-                for (size_t j = 0; j < hits.size(); ++j) {
-                    found_.emplace_back(
-                        (int)std::lround(hits[j].x * scale), (int)std::lround(hits[j].y * scale), window.width,
+                levelBoxes_[i].clear();
+                for (const cv::Point &point : hits) {
+                    levelBoxes_[i].emplace_back(
+                        (int)std::lround(point.x * scale), (int)std::lround(point.y * scale), window.width,
                         window.height);
-                    weights_.push_back(hitWeights[j]);
                 }
             }
         });
+        found_.clear();
+        weights_.clear();
+        for (size_t i = 0; i < scales_.size(); ++i) {
+            found_.insert(found_.end(), levelBoxes_[i].begin(), levelBoxes_[i].end());
+            weights_.insert(weights_.end(), levelWeights_[i].begin(), levelWeights_[i].end());
+        }
         hog_.groupRectangles(found_, weights_, (int)options_.group_threshold, 0.2);
     }
 
     slcv_hog_options options_;
     std::vector<double> scales_;
+    std::vector<std::vector<cv::Rect>> levelBoxes_;
+    std::vector<std::vector<double>> levelWeights_;
     cv::HOGDescriptor hog_;
     cv::Mat scaled_;
     std::vector<cv::Rect> found_;
