@@ -1,6 +1,6 @@
 import StreamLensCore
 
-/// Reads speed-limit signs: locate red rings → cut out and check the digits → OCR with Tesseract → validate against
+/// Reads speed-limit signs: locate red rings → cut out and check the digits, normalised a few ways → OCR with Tesseract, one vote across the ways → validate against
 /// the region → vote across frames → one event per physical sign, plus the current limit as a ``Detection``.
 ///
 /// ``analyze(_:)`` returns at most one detection, the limit in force (class `speed_limit`, `text` = the value, box
@@ -23,7 +23,7 @@ import StreamLensCore
 public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public let name: String
     public let configuration: SpeedLimitConfiguration
-    /// Duration of every OCR call, for benchmarks and reports.
+    /// Time spent in Tesseract per candidate that reached OCR (all its variants), for benchmarks and reports.
     public let ocrTimings = OCRTimings()
 
     private let events: EventLog?
@@ -32,7 +32,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     private var engine: TesseractEngine?
     private var locator = RedRingLocator()
-    private var cropper = DigitCropper()
+    private var reader = DiscReader()
     private var tracker: SignTracker
     private var memory: SpeedLimitMemory
     private var sightings: [SignSighting] = []
@@ -79,13 +79,12 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             let box = candidate.box
             var reading: SpeedReading?
             // A sign whose reads are complete is only followed, not read again.
-            if tracker.wantsRead(at: box),
-                case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate)
-            {
-                reading = read(
-                    with: engine, layout: layout,
+            if tracker.wantsRead(at: box) {
+                reading = reader.read(
+                    planes: frame.planes, candidate: candidate, engine: engine, profile: configuration.profile,
                     minimumConfidence: candidate.isFaint
-                        ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence)
+                        ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence, clock: clock)
+                if reader.lastOCRDuration > .zero { ocrTimings.record(reader.lastOCRDuration) }
             }
             sightings.append(
                 SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
@@ -114,19 +113,6 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     }
 
     // MARK: - Steps
-
-    private func read(with engine: TesseractEngine, layout: DigitLayout, minimumConfidence: Double) -> SpeedReading? {
-        let started = clock.now()
-        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
-            engine.read(
-                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
-                bytesPerRow: cropper.ocrWidth)
-        }
-        ocrTimings.record(clock.now() - started)
-        guard confidence >= minimumConfidence else { return nil }
-        return SpeedTextInterpreter.interpret(
-            text: text, confidence: confidence, layout: layout, profile: configuration.profile)
-    }
 
     /// Writes an event for each closed sign whose reads agree and hands it to the limit memory.
     private func settleClosedTracks() {
