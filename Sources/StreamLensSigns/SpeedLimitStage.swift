@@ -1,7 +1,8 @@
 import StreamLensCore
 
-/// Reads speed-limit signs: locate red rings → cut out and check the digits, normalised a few ways → OCR with Tesseract, one vote across the ways → validate against
-/// the region → vote across frames → one event per physical sign, plus the current limit as a ``Detection``.
+/// Reads speed-limit signs: locate red rings → cut out the digits, normalised a few ways, read them with Tesseract and
+/// check with a second recogniser (``DiscReader``) → validate against the region → vote across frames → one event per
+/// physical sign, plus the current limit as a ``Detection``.
 ///
 /// ``analyze(_:)`` returns at most one detection, the limit in force (class `speed_limit`, `text` = the value, box
 /// of the sign in source pixels, its track id), so the compositor's badge shows the latest confirmed sign until a new

@@ -34,12 +34,12 @@ struct DigitCropper {
     /// Smallest spread between the disc's dark and bright percentiles, in luma levels.
     var minimumContrast = 28
 
-    private(set) var luma = [UInt8](repeating: 255, count: canvasSize * canvasSize)
+    private var luma = [UInt8](repeating: 255, count: canvasSize * canvasSize)
     private var redness = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     /// Inside the disc and not red: may be paper or ink.
     private var usable = [Bool](repeating: false, count: canvasSize * canvasSize)
     private var radius = [Float](repeating: 0, count: canvasSize * canvasSize)
-    private(set) var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var paper = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var scratch = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var histogram = [Int](repeating: 0, count: 256)

@@ -26,7 +26,7 @@ struct DiscReader {
     var maximumOCRCalls: Int
     /// Reads every variant whatever the classifier says (diagnostics: what each variant would add).
     var triesEveryVariant = false
-    private(set) var cropper = DigitCropper()
+    private var cropper = DigitCropper()
     private var reads: [SpeedReading] = []
     private var texts: [String] = []
     /// Valid value of the standard variant (the first), if it read one.
