@@ -1,7 +1,8 @@
 import StreamLensCore
 
-/// Reads speed-limit signs: locate red rings → cut out and check the digits → OCR with Tesseract → validate against
-/// the region → vote across frames → one event per physical sign, plus the current limit as a ``Detection``.
+/// Reads speed-limit signs: locate red rings → cut out the digits, normalised a few ways, read them with Tesseract and
+/// check with a second recogniser (``DiscReader``) → validate against the region → vote across frames → one event per
+/// physical sign, plus the current limit as a ``Detection``.
 ///
 /// ``analyze(_:)`` returns at most one detection, the limit in force (class `speed_limit`, `text` = the value, box
 /// of the sign in source pixels, its track id), so the compositor's badge shows the latest confirmed sign until a new
@@ -16,14 +17,14 @@ import StreamLensCore
 /// **Interval.** Tuned for ``SpeedLimitConfiguration/recommendedInterval`` (80 ms: every second frame at 25 fps).
 ///
 /// ## Thread Safety
-/// `@unchecked Sendable`: all mutable state (locator, cropper, tracker, the Tesseract engine) is touched only by
+/// `@unchecked Sendable`: all mutable state (locator, reader, tracker, the Tesseract engine) is touched only by
 /// ``analyze(_:)`` and ``finish(at:)``, which the frame path calls from one analysis thread at a time. The Tesseract
 /// engine is created on that thread when the first candidate needs reading, and freed with the stage. ``ocrTimings``
 /// and the event sinks are thread-safe on their own.
 public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public let name: String
     public let configuration: SpeedLimitConfiguration
-    /// Duration of every OCR call, for benchmarks and reports.
+    /// Time spent in Tesseract per candidate that reached OCR (all its variants), for benchmarks and reports.
     public let ocrTimings = OCRTimings()
 
     private let events: EventLog?
@@ -33,7 +34,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var tessdataFolder: String?
     private var engine: TesseractEngine?
     private var locator = RedRingLocator()
-    private var cropper = DigitCropper()
+    private var reader = DiscReader()
     private var tracker: SignTracker
     private var memory: SpeedLimitMemory
     private var sightings: [SignSighting] = []
@@ -89,13 +90,13 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             let box = candidate.box
             var reading: SpeedReading?
             // A sign whose reads are complete is only followed, not read again.
-            if tracker.wantsRead(at: box),
-                case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate)
-            {
-                reading = read(
-                    with: try startedEngine(), layout: layout,
+            if tracker.wantsRead(at: box) {
+                reading = reader.read(
+                    planes: frame.planes, candidate: candidate, engine: try startedEngine(),
+                    profile: configuration.profile,
                     minimumConfidence: candidate.isFaint
-                        ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence)
+                        ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence, clock: clock)
+                if reader.lastOCRDuration > .zero { ocrTimings.record(reader.lastOCRDuration) }
             }
             sightings.append(
                 SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
@@ -124,19 +125,6 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     }
 
     // MARK: - Steps
-
-    private func read(with engine: TesseractEngine, layout: DigitLayout, minimumConfidence: Double) -> SpeedReading? {
-        let started = clock.now()
-        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
-            engine.read(
-                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
-                bytesPerRow: cropper.ocrWidth)
-        }
-        ocrTimings.record(clock.now() - started)
-        guard confidence >= minimumConfidence else { return nil }
-        return SpeedTextInterpreter.interpret(
-            text: text, confidence: confidence, layout: layout, profile: configuration.profile)
-    }
 
     /// Writes an event for each closed sign whose reads agree and hands it to the limit memory.
     private func settleClosedTracks() {

@@ -27,6 +27,27 @@ struct RecentSignsTests {
         #expect(repeat3)
     }
 
+    @Test func aPieceAfterMissedFramesMayHaveDriftedFurther() {
+        var recent = RecentSigns(maximumGap: .milliseconds(400))
+        _ = recent.isRepeat(
+            value: 30, firstSeen: .milliseconds(80), lastSeen: .milliseconds(240), firstBox: Self.box(700),
+            lastBox: Self.box(640))
+        // Two frames missed: 70 px of drift is more than 1.5 sizes but within 1.5 sizes per analysed frame.
+        let afterTwo = recent.isRepeat(
+            value: 30, firstSeen: .milliseconds(400), lastSeen: .milliseconds(480), firstBox: Self.box(570),
+            lastBox: Self.box(540))
+        #expect(afterTwo)
+        var fresh = RecentSigns(maximumGap: .milliseconds(400))
+        _ = fresh.isRepeat(
+            value: 30, firstSeen: .milliseconds(80), lastSeen: .milliseconds(240), firstBox: Self.box(700),
+            lastBox: Self.box(640))
+        // The next analysed frame: 70 px is too far for one frame's drift.
+        let afterNone = fresh.isRepeat(
+            value: 30, firstSeen: .milliseconds(320), lastSeen: .milliseconds(480), firstBox: Self.box(570),
+            lastBox: Self.box(540))
+        #expect(!afterNone)
+    }
+
     @Test func anotherValueOrPlaceOrTimeIsAnotherSign() {
         var recent = RecentSigns(maximumGap: .milliseconds(400))
         let repeat4 = recent.isRepeat(

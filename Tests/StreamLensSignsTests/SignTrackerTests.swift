@@ -35,7 +35,7 @@ struct SignTrackerTests {
         #expect(track.sightings == 6 && track.reads.count == 6)
         #expect(track.firstSeen == .zero && track.lastSeen == .milliseconds(400))
         #expect(track.largestSourceBox == BoundingBox(x: 240, y: 100, width: 100, height: 100))
-        #expect(track.confirmedAt == .milliseconds(160), "three agreeing reads by the third frame")
+        #expect(track.confirmedAt == .milliseconds(80), "two agreeing reads by the second frame")
     }
 
     @Test func twoSignsSideBySideAreTwoTracks() {

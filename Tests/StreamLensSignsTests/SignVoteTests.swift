@@ -11,7 +11,9 @@ struct SignVoteTests {
         // reads, sightings, expected value (nil = silence)
         ([60, 60, 60], 5, 60 as Int?),
         ([60, 60, 60, 80], 6, 60),  // 3 of 4 agree
-        ([60, 60, 80], 6, nil),  // only 2 agree: fewer than 3
+        ([60, 60, 80], 6, 60),  // 2 of 3 agree: two thirds
+        ([60, 80], 6, nil),  // 1 of 2: no majority of two thirds
+        ([60, 60, 80, 80, 80, 80], 6, 80),  // 4 of 6
         ([60, 60, 60, 80, 80], 8, nil),  // 3 of 5 is less than two thirds
         ([60, 60, 80, 80], 4, nil),  // a tie
         ([60], 1, 60),  // a still image: seen once, read once
@@ -19,8 +21,8 @@ struct SignVoteTests {
         ([60], 2, nil),  // seen twice, read once
         ([60], 12, nil),  // a single read of a sign seen twelve times
         ([], 3, nil),
-        ([60, 60], nil, nil),  // still in view: the full three are needed
-        ([60, 60, 60], nil, 60),
+        ([60], nil, nil),  // still in view: the full two are needed
+        ([60, 60], nil, 60),
     ] as [([Int], Int?, Int?)])
     func majorityWithMinimumCount(values: [Int], sightings: Int?, expected: Int?) {
         let decision = SignVote().decide(reads: Self.reads(values), sightings: sightings)

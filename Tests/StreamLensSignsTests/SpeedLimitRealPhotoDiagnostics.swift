@@ -19,7 +19,11 @@ struct SpeedLimitRealPhotoDiagnostics {
         for clip in set.clips where clip.kind == "sign" {
             guard let sign = clip.signs.first else { continue }
             var locator = RedRingLocator()
-            var cropper = DigitCropper()
+            // Every variant is tried (no early stop) so the figures show what each one adds.
+            var reader = DiscReader(maximumOCRCalls: DiscVariant.tried.count)
+            reader.vote = VariantVote(settlingConfidence: 1.01)
+            reader.triesEveryVariant = true
+            let configuration = SpeedLimitConfiguration()
             var steps: [String] = []
             try set.forEachFrame(of: clip) { frame in
                 guard let truth = sign.box(atFrame: frame.frameIndex) else { return }
@@ -30,22 +34,38 @@ struct SpeedLimitRealPhotoDiagnostics {
                     totals["not located", default: 0] += 1
                     return
                 }
-                switch cropper.prepare(planes: frame.planes, candidate: candidate) {
-                case .rejected(let reason):
-                    steps.append("\(Int(truth.width)):\(reason)")
-                    totals["rejected \(reason)", default: 0] += 1
-                case .digits(let layout):
-                    let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
-                        engine.read(
-                            gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
-                            bytesPerRow: cropper.ocrWidth)
+                let minimumConfidence = candidate.isFaint
+                    ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence
+                let reading = reader.read(
+                    planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
+                    minimumConfidence: minimumConfidence)
+                var described: [String] = []
+                for (index, attempt) in reader.attempts.enumerated() {
+                    if let text = attempt.text {
+                        described.append("'\(text)'\(String(format: "%.2f", attempt.confidence))")
+                        if let value = attempt.reading?.value, attempt.confidence >= minimumConfidence {
+                            totals["variant \(index) read \(value == sign.value ? "right" : "WRONG")", default: 0] += 1
+                        }
+                    } else if case .rejected(let reason) = attempt.outcome {
+                        described.append("\(reason)")
+                        totals["variant \(index) rejected \(reason)", default: 0] += 1
                     }
-                    let reading = SpeedTextInterpreter.interpret(
-                        text: text, confidence: confidence, layout: layout, profile: .europe)
-                    steps.append("\(Int(truth.width)):'\(text)'\(String(format: "%.2f", confidence))")
-                    totals[reading?.value == sign.value ? "read right" : reading == nil ? "read nothing" : "read WRONG",
-                        default: 0] += 1
                 }
+                if let verdict = reader.lastVerdict {
+                    described.append("C\(verdict.value.map(String.init) ?? "-")@\(String(format: "%.2f", verdict.confidence))")
+                    let bin = verdict.confidence >= 0.9 ? "0.9" : verdict.confidence >= 0.7 ? "0.7" : verdict.confidence >= 0.5 ? "0.5" : "0"
+                    let verdictStep = verdict.value == nil ? "none" : verdict.value == sign.value ? "right" : "WRONG"
+                    totals["classifier \(bin) \(verdictStep)", default: 0] += 1
+                }
+                steps.append("\(Int(truth.width)):\(described.joined(separator: "|"))")
+                let firstRejection = reader.attempts.compactMap { attempt -> CropRejection? in
+                    if case .rejected(let reason) = attempt.outcome { return reason }
+                    return nil
+                }.first
+                let step = if let reading { reading.value == sign.value ? "read right" : "read WRONG" }
+                    else if reader.attempts.contains(where: { $0.text != nil }) { "read nothing" }
+                    else { "rejected \(firstRejection.map { "\($0)" } ?? "?")" }
+                totals[step, default: 0] += 1
             }
             print("\(clip.name): \(steps.joined(separator: " "))")
         }

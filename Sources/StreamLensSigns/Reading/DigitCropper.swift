@@ -5,7 +5,7 @@ import StreamLensCore
 /// it cheaply when the inside does not look like a speed-limit disc.
 ///
 /// Steps, on a ``canvasSize``-square canvas (fixed work per candidate whatever the sign's size):
-/// 1. Bilinear resampling of luma and chroma over the inner disc (``innerRadiusShare`` of the ring's inner radii).
+/// 1. Bilinear resampling of luma and chroma over the inner disc (a ``DiscVariant``'s share of the ring's inner radii).
 ///    Squeezing the ellipse back to a circle also undoes the squeeze of a sign seen at an angle.
 /// 2. Red samples (the ring's inner edge, smeared inwards by blur) are never ink: digits are black, the ring is red.
 ///    Only red hues count, so a yellow disc (Nordic signs) stays paper.
@@ -27,9 +27,10 @@ struct DigitCropper {
     /// Half-width of the closing window that estimates the paper level: wider than a digit stroke (about a sixth of
     /// the digit height, 6–7 samples here).
     private static let closingRadius = 6
-    /// Radius of the cut-out disc as a share of the ring's inner radius: a little more than the disc, since red
-    /// samples and rim arcs are removed later; touching the ring is better than clipping the digits.
-    var innerRadiusShare = 1.03
+    /// Radius of the cut-out disc as a share of the ring's inner radius, in ``DiscVariant/standard``: a little more
+    /// than the disc, since red samples and rim arcs are removed later; touching the ring is better than clipping
+    /// the digits.
+    static let standardInnerRadiusShare = 1.03
     /// Smallest spread between the disc's dark and bright percentiles, in luma levels.
     var minimumContrast = 28
 
@@ -42,15 +43,27 @@ struct DigitCropper {
     private var paper = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var scratch = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var histogram = [Int](repeating: 0, count: 256)
+    /// Summed-area tables of usable luma and of usable samples, (size + 1)² each, for the local-mean binarisation.
+    private var lumaSums = [Int32](repeating: 0, count: (canvasSize + 1) * (canvasSize + 1))
+    private var usableSums = [Int32](repeating: 0, count: (canvasSize + 1) * (canvasSize + 1))
     private var ringSamples = [Int](repeating: 0, count: 16)
     private var labeler = ComponentLabeler()
     private var blobInnermostRadius: [Float] = []
+    /// Blobs grouped into glyphs (identical unless the variant joins stacked pieces), their innermost radius, and
+    /// the glyph (1-based) of each blob (label − 1).
+    private var glyphs: [MaskComponent] = []
+    private var glyphInnermostRadius: [Float] = []
+    private var glyphOfBlob: [Int32] = []
     private var isDigit: [Bool] = []
     private var digits: [(blob: MaskComponent, label: Int32)] = []
     /// The picture for OCR from the last accepted ``prepare(planes:candidate:)``: `ocrWidth` × `ocrHeight`,
     /// row-major, dark digits on white.
     private(set) var ocrImage = [UInt8](repeating: 255, count: 6 * canvasSize * canvasSize)
     private(set) var ocrWidth = 0
+    /// The picture for ``SpeedDiscClassifier`` from the last successful ``prepareClassifierImage(planes:candidate:)``:
+    /// ``canvasSize`` square, illumination flattened, the usable samples' 3rd…97th luma percentiles stretched to
+    /// black…white, ring and outside white.
+    private(set) var classifierImage = [UInt8](repeating: 255, count: canvasSize * canvasSize)
     private(set) var ocrHeight = 0
 
     init() {
@@ -63,28 +76,24 @@ struct DigitCropper {
             }
         }
         blobInnermostRadius.reserveCapacity(64)
+        glyphs.reserveCapacity(64)
+        glyphInnermostRadius.reserveCapacity(64)
+        glyphOfBlob.reserveCapacity(64)
         isDigit.reserveCapacity(64)
         digits.reserveCapacity(8)
     }
 
-    /// Prepares ``ocrImage`` for `candidate`, or says why the candidate holds no readable digits.
-    mutating func prepare(planes: YUVPlanes, candidate: RingCandidate) -> CropOutcome {
+    /// Prepares ``ocrImage`` for `candidate`, normalised as `variant` says, or says why the candidate holds no
+    /// readable digits.
+    mutating func prepare(planes: YUVPlanes, candidate: RingCandidate, variant: DiscVariant = .standard) -> CropOutcome {
         let size = Self.canvasSize
-        let radiusX = candidate.innerRadiusX * innerRadiusShare
-        let radiusY = candidate.innerRadiusY * innerRadiusShare
+        let radiusX = candidate.innerRadiusX * variant.innerRadiusShare
+        let radiusY = candidate.innerRadiusY * variant.innerRadiusShare
         guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
             candidate.centerX + radiusX <= Double(planes.width - 2),
             candidate.centerY + radiusY <= Double(planes.height - 2)
         else { return .rejected(.outsideFrame) }
-        resample(planes: planes, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
-
-        // Red samples belong to the ring. "Red" is relative to this ring: dim rings are only faintly red.
-        let redCutoff = UInt8(max(6, min(40, ringRedness(planes: planes, candidate: candidate) * 2 / 5)))
-        var usableCount = 0
-        for index in 0..<(size * size) {
-            usable[index] = radius[index] <= 0.97 && redness[index] < redCutoff
-            if usable[index] { usableCount += 1 }
-        }
+        let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
         guard usableCount > size * size / 3 else { return .rejected(.lowContrast) }
         fillHistogram()
         guard percentile(total: usableCount, share: 0.97) - percentile(total: usableCount, share: 0.03) >= minimumContrast
@@ -98,10 +107,17 @@ struct DigitCropper {
         let threshold = otsuThreshold(from: dark, to: bright)
 
         var inkCount = 0
-        for index in 0..<(size * size) {
-            let isInk = usable[index] && Int(luma[index]) <= threshold
-            ink[index] = isInk ? 1 : 0
-            if isInk { inkCount += 1 }
+        switch variant.binarisation {
+        case .otsu:
+            for index in 0..<(size * size) {
+                let isInk = usable[index] && Int(luma[index]) <= threshold
+                ink[index] = isInk ? 1 : 0
+                if isInk { inkCount += 1 }
+            }
+        case .localMean(let window):
+            // Ink is darker than its neighbourhood by a share of the disc's contrast: soft strokes that a single
+            // threshold merges with the grey around them stay apart.
+            inkCount = binariseByLocalMean(window: window, offset: max(4, (bright - dark) / 8), ceiling: threshold + (bright - threshold) / 2)
         }
         let inkShare = Double(inkCount) / Double(usableCount)
         guard inkShare > 0.05, inkShare < 0.5 else { return .rejected(.inkShare) }
@@ -109,14 +125,51 @@ struct DigitCropper {
         ink.withUnsafeBufferPointer { ink in
             labeler.label(mask: ink, width: size, height: size, gapTolerance: 1, minimumPixels: 4)
         }
-        let outcome = classifyBlobs()
+        let outcome = classifyBlobs(joiningStackedPieces: variant.joinsStackedPieces)
         if case .digits = outcome {
             writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8))
         }
         return outcome
     }
 
+    /// Prepares ``classifierImage`` for `candidate` (the whole disc, as in ``DiscVariant/standard``); false when the
+    /// ring is too close to the frame edge or its inside is mostly red.
+    mutating func prepareClassifierImage(planes: YUVPlanes, candidate: RingCandidate) -> Bool {
+        let size = Self.canvasSize
+        let radiusX = candidate.innerRadiusX * Self.standardInnerRadiusShare
+        let radiusY = candidate.innerRadiusY * Self.standardInnerRadiusShare
+        guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
+            candidate.centerX + radiusX <= Double(planes.width - 2),
+            candidate.centerY + radiusY <= Double(planes.height - 2)
+        else { return false }
+        let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
+        guard usableCount > size * size / 3 else { return false }
+        flattenIllumination()
+        fillHistogram()
+        let dark = percentile(total: usableCount, share: 0.03)
+        let span = Double(max(1, percentile(total: usableCount, share: 0.97) - dark))
+        for index in 0..<(size * size) {
+            classifierImage[index] = usable[index]
+                ? UInt8(max(0, min(255, (Double(luma[index]) - Double(dark)) * 255 / span)).rounded()) : 255
+        }
+        return true
+    }
+
     // MARK: - Steps
+
+    /// Resamples the disc onto the canvas and marks the usable samples; returns how many there are.
+    private mutating func cutOut(planes: YUVPlanes, candidate: RingCandidate, radiusX: Double, radiusY: Double) -> Int {
+        let size = Self.canvasSize
+        resample(planes: planes, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
+        // Red samples belong to the ring. "Red" is relative to this ring: dim rings are only faintly red.
+        let redCutoff = UInt8(max(6, min(40, ringRedness(planes: planes, candidate: candidate) * 2 / 5)))
+        var usableCount = 0
+        for index in 0..<(size * size) {
+            usable[index] = radius[index] <= 0.97 && redness[index] < redCutoff
+            if usable[index] { usableCount += 1 }
+        }
+        return usableCount
+    }
 
     private mutating func resample(planes: YUVPlanes, centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
         let size = Self.canvasSize
@@ -205,22 +258,120 @@ struct DigitCropper {
         }
     }
 
-    /// Sorts the ink blobs into ring remains, digits and other marks; keeps the digits in ``digits``.
-    private mutating func classifyBlobs() -> CropOutcome {
+    /// Marks as ink every usable sample darker than the mean of the usable samples in the `window`-wide square around
+    /// it by `offset`, and not brighter than `ceiling` (paper speckles stay paper). Returns the ink count.
+    private mutating func binariseByLocalMean(window: Int, offset: Int, ceiling: Int) -> Int {
         let size = Self.canvasSize
-        let components = labeler.components
-        // Nearest distance from the centre of each blob's pixels: ring remains stay out at the rim, while even the
-        // outer digits of "130" reach in to about 0.6.
+        let stride = size + 1
+        for x in 0...size {
+            lumaSums[x] = 0
+            usableSums[x] = 0
+        }
+        for y in 0..<size {
+            var rowLuma: Int32 = 0
+            var rowUsable: Int32 = 0
+            lumaSums[(y + 1) * stride] = 0
+            usableSums[(y + 1) * stride] = 0
+            for x in 0..<size {
+                let index = y * size + x
+                if usable[index] {
+                    rowLuma += Int32(luma[index])
+                    rowUsable += 1
+                }
+                lumaSums[(y + 1) * stride + x + 1] = lumaSums[y * stride + x + 1] + rowLuma
+                usableSums[(y + 1) * stride + x + 1] = usableSums[y * stride + x + 1] + rowUsable
+            }
+        }
+        let half = window / 2
+        var inkCount = 0
+        for y in 0..<size {
+            let top = max(0, y - half)
+            let bottom = min(size, y + half + 1)
+            for x in 0..<size {
+                let index = y * size + x
+                ink[index] = 0
+                guard usable[index], Int(luma[index]) <= ceiling else { continue }
+                let left = max(0, x - half)
+                let right = min(size, x + half + 1)
+                let sum = lumaSums[bottom * stride + right] - lumaSums[top * stride + right]
+                    - lumaSums[bottom * stride + left] + lumaSums[top * stride + left]
+                let count = usableSums[bottom * stride + right] - usableSums[top * stride + right]
+                    - usableSums[bottom * stride + left] + usableSums[top * stride + left]
+                // luma < mean − offset, in integers: luma·count < sum − offset·count.
+                if (Int32(luma[index]) + Int32(offset)) * count < sum {
+                    ink[index] = 1
+                    inkCount += 1
+                }
+            }
+        }
+        return inkCount
+    }
+
+    /// Groups the blobs into ``glyphs``. Joining, a blob that is not a ring remain and lies mostly under or over a
+    /// glyph's columns joins it: digits stand side by side, so pieces above each other are one digit that a soft
+    /// photo broke (the flag and the bowl of a "5").
+    private mutating func groupGlyphs(joiningStackedPieces: Bool) {
+        glyphs.removeAll(keepingCapacity: true)
+        glyphInnermostRadius.removeAll(keepingCapacity: true)
+        glyphOfBlob.removeAll(keepingCapacity: true)
+        for (index, blob) in labeler.components.enumerated() {
+            let innermost = blobInnermostRadius[index]
+            var joined: Int?
+            if joiningStackedPieces && innermost <= Self.ringRemainRadius {
+                for glyph in glyphs.indices where glyphInnermostRadius[glyph] <= Self.ringRemainRadius {
+                    let other = glyphs[glyph]
+                    let overlap = min(other.maxX, blob.maxX) - max(other.minX, blob.minX) + 1
+                    let height = max(other.maxY, blob.maxY) - min(other.minY, blob.minY) + 1
+                    if Double(overlap) >= 0.6 * Double(min(other.width, blob.width)),
+                        Double(height) <= 0.9 * Double(Self.canvasSize)
+                    {
+                        joined = glyph
+                        break
+                    }
+                }
+            }
+            if let joined {
+                glyphs[joined].minX = min(glyphs[joined].minX, blob.minX)
+                glyphs[joined].maxX = max(glyphs[joined].maxX, blob.maxX)
+                glyphs[joined].minY = min(glyphs[joined].minY, blob.minY)
+                glyphs[joined].maxY = max(glyphs[joined].maxY, blob.maxY)
+                glyphs[joined].pixelCount += blob.pixelCount
+                glyphInnermostRadius[joined] = min(glyphInnermostRadius[joined], innermost)
+                glyphOfBlob.append(Int32(joined + 1))
+            } else {
+                glyphs.append(blob)
+                glyphInnermostRadius.append(innermost)
+                glyphOfBlob.append(Int32(glyphs.count))
+            }
+        }
+    }
+
+    /// Glyph (1-based) of the canvas sample at `index`, or ≤ 0 when the sample is no blob's.
+    private func glyph(at index: Int) -> Int32 {
+        let label = labeler.labels[index]
+        return label > 0 ? glyphOfBlob[Int(label) - 1] : label
+    }
+
+    /// Blobs reaching no nearer to the centre than this (a share of the canvas radius) are ring remains: out at the
+    /// rim, while even the outer digits of "130" reach in to about 0.6.
+    private static let ringRemainRadius: Float = 0.75
+
+    /// Sorts the ink blobs into ring remains, digits and other marks; keeps the digits in ``digits``.
+    private mutating func classifyBlobs(joiningStackedPieces: Bool) -> CropOutcome {
+        let size = Self.canvasSize
+        // Nearest distance from the centre of each blob's pixels.
         blobInnermostRadius.removeAll(keepingCapacity: true)
-        blobInnermostRadius.append(contentsOf: repeatElement(2, count: components.count))
+        blobInnermostRadius.append(contentsOf: repeatElement(2, count: labeler.components.count))
         for index in 0..<(size * size) {
             let label = Int(labeler.labels[index])
             if label > 0 { blobInnermostRadius[label - 1] = min(blobInnermostRadius[label - 1], radius[index]) }
         }
+        groupGlyphs(joiningStackedPieces: joiningStackedPieces)
+        let components = glyphs
         func centre(_ blob: MaskComponent) -> (x: Double, y: Double) {
             ((Double(blob.minX + blob.maxX) + 1) / Double(size) - 1, (Double(blob.minY + blob.maxY) + 1) / Double(size) - 1)
         }
-        func isRingRemain(_ index: Int) -> Bool { blobInnermostRadius[index] > 0.75 }
+        func isRingRemain(_ index: Int) -> Bool { glyphInnermostRadius[index] > Self.ringRemainRadius }
         func standsAcross(_ blob: MaskComponent) -> Bool {
             let (x, y) = centre(blob)
             return abs(y) <= 0.3 && abs(x) <= 0.8
@@ -322,7 +473,7 @@ struct DigitCropper {
             for sourceY in top...bottom {
                 for sourceX in left...right {
                     let index = sourceY * size + sourceX
-                    let label = labeler.labels[index]
+                    let label = glyph(at: index)
                     guard label <= 0 || label == digit.label, usable[index] else { continue }
                     // An edge sample beside another digit's ink is that digit's anti-aliasing, not this one's.
                     if label <= 0 && bordersOtherDigit(index, digit.label) { continue }
@@ -343,7 +494,7 @@ struct DigitCropper {
         var other = false
         for neighbourY in max(0, y - 1)...min(size - 1, y + 1) {
             for neighbourX in max(0, x - 1)...min(size - 1, x + 1) {
-                let neighbour = labeler.labels[neighbourY * size + neighbourX]
+                let neighbour = glyph(at: neighbourY * size + neighbourX)
                 if neighbour == label { return false }
                 if neighbour > 0 && isDigit[Int(neighbour) - 1] { other = true }
             }

@@ -5,7 +5,7 @@ import StreamLensCore
 /// A sign's track can break in two — a frame where the faint ring and the circle give different sizes, a sighting
 /// lost and found again as a new track — and both pieces may reach a decision (a piece seen once confirms with its
 /// one read, like a still image). Two decisions with the same value whose spans touch (gap at most ``maximumGap``) at
-/// nearly the same place (where one piece ends and the other starts, centres within 1.5 sign sizes) are one sign: the
+/// nearly the same place (where one piece ends and the other starts, centres within 1.5 sign sizes per analysed frame between them) are one sign: the
 /// second is not written again.
 ///
 /// ## Thread Safety
@@ -35,16 +35,21 @@ struct RecentSigns {
     mutating func isRepeat(
         value: Int, firstSeen: Duration, lastSeen: Duration, firstBox: BoundingBox, lastBox: BoundingBox
     ) -> Bool {
-        func near(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
+        // A sign drifts up to 1.5 of its sizes per analysed frame; a piece that starts after missed frames may have
+        // drifted that much per frame missed.
+        func near(_ a: BoundingBox, _ b: BoundingBox, gap: Duration) -> Bool {
             let dx = a.center.x - b.center.x
             let dy = a.center.y - b.center.y
-            return (dx * dx + dy * dy).squareRoot() <= 1.5 * max(a.width, a.height, b.width, b.height)
+            let frames = max(1, (gap / SpeedLimitConfiguration.recommendedInterval).rounded())
+            return (dx * dx + dy * dy).squareRoot() <= 1.5 * frames * max(a.width, a.height, b.width, b.height)
         }
         for index in entries.indices where entries[index].value == value {
             let entry = entries[index]
             guard firstSeen <= entry.lastSeen + maximumGap, lastSeen + maximumGap >= entry.firstSeen else { continue }
             // The later piece starts near where the earlier one ended (or they overlap in time at one place).
-            guard near(firstBox, entry.lastBox) || near(entry.firstBox, lastBox) else { continue }
+            guard near(firstBox, entry.lastBox, gap: firstSeen - entry.lastSeen)
+                || near(entry.firstBox, lastBox, gap: entry.firstSeen - lastSeen)
+            else { continue }
             // Extend the written sign so that a third piece still joins it.
             if lastSeen > entry.lastSeen {
                 entries[index].lastSeen = lastSeen

@@ -5,7 +5,7 @@ public struct SignVote: Sendable, Equatable {
     /// Share of all valid reads that must agree with the winner.
     public var requiredAgreement: Double
 
-    public init(minimumAgreeingReads: Int = 3, requiredAgreement: Double = 2.0 / 3.0) {
+    public init(minimumAgreeingReads: Int = 2, requiredAgreement: Double = 2.0 / 3.0) {
         precondition(minimumAgreeingReads >= 1, "at least one read must agree")
         precondition(requiredAgreement > 0.5 && requiredAgreement <= 1, "agreement must be a majority (0.5…1]")
         self.minimumAgreeingReads = minimumAgreeingReads
@@ -16,7 +16,7 @@ public struct SignVote: Sendable, Equatable {
     ///
     /// `sightings` is how often a sign that is gone was seen, or nil while it may still be seen again. The winner
     /// needs `min(minimumAgreeingReads, sightings)` agreeing reads (all of ``minimumAgreeingReads`` while in view) —
-    /// a still image, seen once, confirms with its one read, while a sign seen ten times needs three — and at least
+    /// a still image, seen once, confirms with its one read, while a sign seen ten times needs two — and at least
     /// ``requiredAgreement`` of all reads. A tie is no winner. The confidence is the mean confidence of the agreeing
     /// reads.
     public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {

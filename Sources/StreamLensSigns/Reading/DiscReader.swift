@@ -1,0 +1,141 @@
+import StreamLensCore
+
+/// Reads one candidate ring: normalises its inner disc in several ways (``DiscVariant``), reads each picture that
+/// holds digits with Tesseract, decides with a ``VariantVote``, and checks that decision against the independent
+/// ``SpeedDiscClassifier`` (``RecogniserAgreement``).
+///
+/// A clean sign costs one OCR call and a hard one at most ``maximumOCRCalls``; variants the cropper rejects (no
+/// digits, extra marks…) and pictures identical to one already read cost none.
+///
+/// ## Thread Safety
+/// Not synchronized: keeps the cropper's scratch buffers. Use one per analysis thread, with that thread's engine.
+struct DiscReader {
+    /// What one variant gave: the cropper's outcome and, when it found digits, the OCR text and its meaning.
+    struct Attempt: Sendable {
+        var variant: DiscVariant
+        var outcome: CropOutcome
+        var text: String?
+        var confidence: Double
+        var reading: SpeedReading?
+    }
+
+    var variants: [DiscVariant]
+    var vote: VariantVote
+    var agreement = RecogniserAgreement()
+    /// Most Tesseract calls per candidate.
+    var maximumOCRCalls: Int
+    /// Reads every variant whatever the classifier says (diagnostics: what each variant would add).
+    var triesEveryVariant = false
+    private var cropper = DigitCropper()
+    private var reads: [SpeedReading] = []
+    private var texts: [String] = []
+    /// Valid value of the standard variant (the first), if it read one.
+    private var standardValue: Int?
+    /// Fingerprints of the OCR pictures already read for this candidate, with their attempt: two variants that cut
+    /// out the same picture (nothing to join, the same threshold) cost one OCR call.
+    private var readPictures: [(fingerprint: UInt64, attempt: Int)] = []
+    /// The second recogniser; nil when the bridge could not build it.
+    private let classifier = SpeedDiscClassifier()
+    /// The classifier's verdict on the last candidate (nil without a classifier or a usable disc).
+    private(set) var lastVerdict: SpeedDiscClassifier.Verdict?
+    /// Time spent in Tesseract for the last candidate (all its variants).
+    private(set) var lastOCRDuration: Duration = .zero
+    /// The variants tried for the last candidate, in order (for diagnostics).
+    private(set) var attempts: [Attempt] = []
+
+    init(variants: [DiscVariant] = DiscVariant.tried, vote: VariantVote = VariantVote(), maximumOCRCalls: Int = 3) {
+        precondition(!variants.isEmpty && maximumOCRCalls >= 1, "a reader needs a variant and an OCR call")
+        self.variants = variants
+        self.vote = vote
+        self.maximumOCRCalls = maximumOCRCalls
+        reads.reserveCapacity(variants.count)
+        texts.reserveCapacity(variants.count)
+        readPictures.reserveCapacity(variants.count)
+        attempts.reserveCapacity(variants.count)
+    }
+
+    /// The value of `candidate`, or nil when neither recogniser can name it or they contradict each other.
+    ///
+    /// The classifier looks first (it costs far less than one OCR call). Tesseract then reads the standard variant;
+    /// the fallback variants are read only while the classifier names a value that no read backs yet — without the
+    /// classifier's value they could not decide anything (``RecogniserAgreement``), so they would only cost time.
+    mutating func read(
+        planes: YUVPlanes, candidate: RingCandidate, engine: TesseractEngine, profile: SpeedLimitProfile,
+        minimumConfidence: Double, clock: any MonotonicClock = SystemClock()
+    ) -> SpeedReading? {
+        reads.removeAll(keepingCapacity: true)
+        attempts.removeAll(keepingCapacity: true)
+        readPictures.removeAll(keepingCapacity: true)
+        texts.removeAll(keepingCapacity: true)
+        standardValue = nil
+        lastOCRDuration = .zero
+        lastVerdict = nil
+        if let classifier, cropper.prepareClassifierImage(planes: planes, candidate: candidate) {
+            lastVerdict = cropper.classifierImage.withUnsafeBufferPointer {
+                classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
+            }
+        }
+        var ocrCalls = 0
+        for (index, variant) in variants.enumerated() where ocrCalls < maximumOCRCalls {
+            if index > 0 && !triesEveryVariant {
+                guard let wanted = lastVerdict?.value else { break }
+                if let decided = decision(minimumConfidence: minimumConfidence),
+                    decided.value == wanted || vote.isSettled(reads)
+                {
+                    break
+                }
+            }
+            let outcome = cropper.prepare(planes: planes, candidate: candidate, variant: variant)
+            guard case .digits(let layout) = outcome else {
+                attempts.append(Attempt(variant: variant, outcome: outcome, confidence: 0))
+                continue
+            }
+            let fingerprint = pictureFingerprint()
+            if let earlier = readPictures.first(where: { $0.fingerprint == fingerprint }) {
+                var repeated = attempts[earlier.attempt]
+                repeated.variant = variant
+                attempts.append(repeated)
+                continue
+            }
+            ocrCalls += 1
+            let started = clock.now()
+            let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
+                engine.read(
+                    gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
+                    bytesPerRow: cropper.ocrWidth)
+            }
+            lastOCRDuration += clock.now() - started
+            readPictures.append((fingerprint, attempts.count))
+            let reading = SpeedTextInterpreter.interpret(
+                text: text, confidence: confidence, layout: layout, profile: profile)
+            if let reading { reads.append(reading) }
+            if index == 0, let reading, reading.confidence >= minimumConfidence { standardValue = reading.value }
+            texts.append(String(text.map { SpeedTextInterpreter.confusions[$0] ?? $0 }))
+            attempts.append(
+                Attempt(variant: variant, outcome: outcome, text: text, confidence: confidence, reading: reading))
+        }
+        return decision(minimumConfidence: minimumConfidence)
+    }
+
+    /// What the reads so far and the classifier's verdict decide.
+    private func decision(minimumConfidence: Double) -> SpeedReading? {
+        let tesseract = vote.decide(reads: reads, minimumConfidence: minimumConfidence)
+        let evidence = RecogniserAgreement.TesseractEvidence(
+            decision: tesseract, standardVariantAgrees: tesseract != nil && tesseract?.value == standardValue,
+            validReads: reads, texts: texts)
+        return agreement.decide(tesseract: evidence, classifier: lastVerdict, minimumConfidence: minimumConfidence)
+    }
+
+    /// FNV-1a over the OCR picture's size and pixels.
+    private func pictureFingerprint() -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        mix(UInt8(truncatingIfNeeded: cropper.ocrWidth))
+        mix(UInt8(truncatingIfNeeded: cropper.ocrHeight))
+        for index in 0..<(cropper.ocrWidth * cropper.ocrHeight) { mix(cropper.ocrImage[index]) }
+        return hash
+    }
+}

@@ -1,0 +1,59 @@
+/// Combines the two recognisers of one candidate — Tesseract over the disc's variants and the disc classifier — so
+/// that neither alone turns a soft real sign into a wrong limit.
+///
+/// - Tesseract's value from the standard crop stands, unless a ``vetoConfidence`` is set and the classifier is that
+///   sure of another value (off by default: on the generated set the classifier was sure, > 0.99, and wrong on 2 of
+///   43 signs, and the veto cost two signs Tesseract read right). When only a fallback variant read it, the classifier
+///   must name the same value: fallback variants read more soft signs, and more of them wrongly.
+/// - Without a Tesseract value, the classifier's value stands when it is sure enough (``classifierConfidence``, and
+///   at least the candidate's own minimum), no valid read names another value, and some raw Tesseract text of the
+///   same length starts with the same digit ("59" and "5O" back a 50; the second digit of soft signs is what
+///   Tesseract gets wrong, the region's values end in 0).
+struct RecogniserAgreement: Sendable, Equatable {
+    /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
+    var vetoConfidence: Double?
+    var classifierConfidence: Double
+    /// Valid Tesseract reads of another value at least this confident contradict the classifier.
+    var contradictionFloor: Double
+
+    init(vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5) {
+        self.vetoConfidence = vetoConfidence
+        self.classifierConfidence = classifierConfidence
+        self.contradictionFloor = contradictionFloor
+    }
+
+    /// What Tesseract made of the candidate.
+    struct TesseractEvidence {
+        /// The ``VariantVote`` decision, if any.
+        var decision: SpeedReading?
+        /// Whether the standard variant itself read the decided value.
+        var standardVariantAgrees: Bool
+        /// Every valid read of every variant.
+        var validReads: [SpeedReading]
+        /// Every variant's raw text with the usual letter confusions mapped to digits.
+        var texts: [String]
+    }
+
+    func decide(
+        tesseract: TesseractEvidence, classifier verdict: SpeedDiscClassifier.Verdict?, minimumConfidence: Double
+    ) -> SpeedReading? {
+        if let decision = tesseract.decision {
+            if let vetoConfidence, let verdict, let other = verdict.value, other != decision.value,
+                verdict.confidence >= vetoConfidence
+            {
+                return nil
+            }
+            if !tesseract.standardVariantAgrees && verdict?.value != decision.value { return nil }
+            return decision
+        }
+        guard let verdict, let value = verdict.value,
+            verdict.confidence >= max(classifierConfidence, minimumConfidence),
+            !tesseract.validReads.contains(where: { $0.value != value && $0.confidence >= contradictionFloor })
+        else { return nil }
+        let digits = String(value)
+        guard tesseract.texts.contains(where: { $0.count == digits.count && $0.first == digits.first }) else {
+            return nil
+        }
+        return SpeedReading(value: value, confidence: verdict.confidence)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// The disc normalisation variants: a soft real "5" breaks into its flag and its bowl, which the standard crop
+/// rejects as marks beside the digits and the joining variants read as one glyph.
+struct DiscVariantTests {
+    static let center = 100.0
+    static let radius = 40.0
+    static let candidate = RingCandidate(
+        centerX: center, centerY: center, radiusX: radius, radiusY: radius, innerRadiusX: 0.74 * radius,
+        innerRadiusY: 0.74 * radius, ringCoverage: 1)
+
+    /// A white disc in a red ring with two dark "0"-like glyphs, the left one broken across the middle by a gap of
+    /// `gap` pixels (0: whole) into two pieces above each other.
+    static func drawSign(_ planes: YUVPlanes, gap: Double) {
+        SyntheticSign.paint(planes, colour: SyntheticSign.white) { x, y in
+            hypot(x - center, y - center) <= radius
+        }
+        SyntheticSign.paint(planes, colour: SyntheticSign.red) { x, y in
+            let distance = hypot(x - center, y - center)
+            return distance >= 0.74 * radius && distance <= radius
+        }
+        // Two "0"-like outlines with 4 px strokes (real strokes are narrower than the cropper's paper window).
+        func outline(_ dx: Double, _ dy: Double, left: Double) -> Bool {
+            let outer = dx > left && dx < left + 11 && abs(dy) < 13
+            let inner = dx > left + 4 && dx < left + 7 && abs(dy) < 9
+            return outer && !inner
+        }
+        SyntheticSign.paint(planes, colour: (30, 128, 128)) { x, y in
+            let dx = x - center
+            let dy = y - center
+            return (outline(dx, dy, left: -14) && abs(dy) >= gap / 2) || outline(dx, dy, left: 3)
+        }
+    }
+
+    static func prepare(gap: Double, variant: DiscVariant) -> CropOutcome {
+        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
+        var cropper = DigitCropper()
+        return image.withPlanes { planes in
+            drawSign(planes, gap: gap)
+            return cropper.prepare(planes: planes, candidate: candidate, variant: variant)
+        }
+    }
+
+    @Test(arguments: DiscVariant.tried)
+    func everyVariantCutsOutTwoWholeGlyphs(variant: DiscVariant) {
+        let outcome = Self.prepare(gap: 0, variant: variant)
+        guard case .digits(let layout) = outcome else {
+            Issue.record("\(variant): \(outcome)")
+            return
+        }
+        #expect(layout.glyphCount == 2 && layout.estimatedDigitCount == 2, "\(variant): \(layout)")
+    }
+
+    @Test func aGlyphBrokenAcrossTheMiddleIsMarksForTheStandardCropAndOneGlyphWhenJoined() {
+        #expect(Self.prepare(gap: 4, variant: .standard) == .rejected(.extraMarks))
+        var joined = DiscVariant.standard
+        joined.joinsStackedPieces = true
+        let outcome = Self.prepare(gap: 4, variant: joined)
+        guard case .digits(let layout) = outcome else {
+            Issue.record("joined: \(outcome)")
+            return
+        }
+        #expect(layout.glyphCount == 2, "\(layout)")
+    }
+
+    @Test func theClassifierPictureIsStretchedWithTheRingAndOutsideWhite() {
+        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
+        var cropper = DigitCropper()
+        let prepared = image.withPlanes { planes in
+            Self.drawSign(planes, gap: 0)
+            return cropper.prepareClassifierImage(planes: planes, candidate: Self.candidate)
+        }
+        #expect(prepared)
+        let side = DigitCropper.canvasSize
+        let picture = cropper.classifierImage
+        // Corners (outside the disc) are white; the middle of the right glyph is black; paper beside it is white.
+        #expect(picture[0] == 255 && picture[side * side - 1] == 255)
+        let glyphX = Int((4.5 / (0.74 * Self.radius * DigitCropper.standardInnerRadiusShare) + 1) / 2 * Double(side))
+        #expect(picture[side / 2 * side + glyphX] <= 10, "\(picture[side / 2 * side + glyphX])")
+        let paperY = side / 2 + Int(Double(side) * 0.38)
+        #expect(picture[paperY * side + side / 2] >= 245, "\(picture[paperY * side + side / 2])")
+    }
+}
