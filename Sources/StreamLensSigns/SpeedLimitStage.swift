@@ -38,6 +38,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var sightings: [SignSighting] = []
     private var closedTracks: [SignTrack] = []
     private var recentSigns: RecentSigns
+    /// The US path (white rectangles instead of red rings), when the profile's signs are rectangular.
+    private let usReader: UsSignReader?
 
     /// - Parameters:
     ///   - events: where each sign's event goes (`--events`); nil writes none.
@@ -57,6 +59,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             vote: configuration.vote)
         memory = SpeedLimitMemory(expiry: configuration.limitExpiry)
         recentSigns = RecentSigns(maximumGap: configuration.trackTimeout)
+        usReader = configuration.profile.signShape == .whiteRectangle ? UsSignReader() : nil
         sightings.reserveCapacity(locator.maximumCandidates)
         closedTracks.reserveCapacity(8)
     }
@@ -72,6 +75,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public func analyze(_ frame: AnalysisFrame) throws -> Detections {
         try prepare()
         guard let engine else { return .empty(pts: frame.pts, source: name) }
+        if let usReader { return analyzeRectangularSigns(frame, engine: engine, reader: usReader) }
         let scale = frame.scaleToSource
         locator.locate(in: frame.planes)
         sightings.removeAll(keepingCapacity: true)
@@ -161,5 +165,21 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                 box: limit.box, className: "speed_limit", confidence: limit.confidence, trackID: limit.trackID,
                 text: String(limit.value)),
         ])
+    }
+}
+
+extension SpeedLimitStage {
+    /// ``analyze(_:)`` for white rectangular signs: another locator and cropper, the same tracking, votes and events.
+    private func analyzeRectangularSigns(
+        _ frame: AnalysisFrame, engine: TesseractEngine, reader: UsSignReader
+    ) -> Detections {
+        sightings.removeAll(keepingCapacity: true)
+        reader.collectSightings(
+            in: frame, engine: engine, configuration: configuration, clock: clock, timings: ocrTimings,
+            wantsRead: { tracker.wantsRead(at: $0) }, into: &sightings)
+        closedTracks.removeAll(keepingCapacity: true)
+        tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
+        settleClosedTracks()
+        return detections(at: frame.pts)
     }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// Not a check: prints, per frame of the US set's sign clips, what the locator found, what the cropper made of it
+/// and what Tesseract read — the first thing to look at when a sign is missed. Run with
+/// `STREAMLENS_US_DIAGNOSTICS=1 swift test --filter UsSignDiagnostics`.
+struct UsSignDiagnostics {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
+    func printWhatEachStepSaw() throws {
+        let set = try UsSignTestSet.shared.get()
+        let only = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_CLIP"] ?? "us_"
+        var locator = UsSignLocator()
+        var cropper = UsDigitCropper()
+        let engine = try TesseractEngine()
+        for clip in set.clips where clip.name.contains(only) && clip.kind != "distractor" {
+            var lines: [String] = []
+            try set.forEachFrame(of: clip) { frame in
+                let truth = clip.signs.compactMap { $0.box(atFrame: frame.frameIndex) }.first
+                locator.locate(in: frame.planes)
+                var parts: [String] = []
+                for candidate in locator.candidates {
+                    let box = candidate.box
+                    var part = "[\(Int(box.x)),\(Int(box.y)) \(Int(box.width))x\(Int(box.height))"
+                    if let truth { part += String(format: " iou %.2f", box.intersectionOverUnion(truth)) }
+                    let outcome = cropper.prepare(planes: frame.planes, candidate: candidate)
+                    switch outcome {
+                    case .rejected(let why): part += " \(why)"
+                    case .digits(let layout):
+                        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
+                            engine.read(
+                                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
+                                bytesPerRow: cropper.ocrWidth)
+                        }
+                        part += String(format: " read '%@' %.2f glyphs %d", text, confidence, layout.glyphCount)
+                    }
+                    parts.append(part + "]")
+                }
+                let truthText = truth.map { "truth \(Int($0.x)),\(Int($0.y)) \(Int($0.width))x\(Int($0.height))" } ?? "-"
+                lines.append("  \(frame.frameIndex): \(truthText) \(parts.joined(separator: " "))")
+            }
+            print("\(clip.name)\n" + lines.joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// Runs the US reader (`--speed-limits us`) over the generated US set (R2-1 plates pasted into real bikes.mp4
+/// frames, scripts/make-us-sign-testset.sh) and over the whole EU set, and scores its events.
+struct UsSpeedLimitAccuracyTests {
+    /// Signs at least this large (pixels, the larger side) and visible this long (seconds) count for recall.
+    static let countedSize = 40
+    static let countedSeconds = 0.5
+
+    static let outcome: Result<SpeedLimitAccuracyTests.Outcome, any Error> = Result {
+        let set = try UsSignTestSet.shared.get()
+        let timings = OCRTimings(capacity: 8192)
+        var clips: [SpeedLimitAccuracyTests.ClipOutcome] = []
+        for clip in set.clips {
+            let events = try UsSignTestSet.usEvents(of: clip, in: set, poolingTimingsInto: timings)
+            clips.append(SpeedLimitAccuracyTests.score(
+                clip: clip, events: events, countedSize: countedSize, countedSeconds: countedSeconds))
+        }
+        let summary = timings.summary()
+        return SpeedLimitAccuracyTests.Outcome(clips: clips, ocrReads: summary.count, ocrMedian: summary.median)
+    }
+
+    @Test func precisionAndRecallOnTheUsSet() throws {
+        let outcome = try Self.outcome.get()
+        print("US set: " + SpeedLimitAccuracyTests.report(outcome))
+        #expect(outcome.countedSigns >= 25, "the US set should hold enough counted signs")
+        // A wrong limit is worse than none: not one event may disagree with the ground truth.
+        #expect(outcome.falseEvents == 0, "\(SpeedLimitAccuracyTests.report(outcome))")
+        #expect(outcome.recall >= 0.5, "\(SpeedLimitAccuracyTests.report(outcome))")
+    }
+
+    @Test func usStillImagesYieldTheirEvent() throws {
+        let outcome = try Self.outcome.get()
+        let stills = outcome.clips.filter { $0.kind == "still" }
+        #expect(stills.count >= 3)
+        for still in stills {
+            #expect(still.events.count == 1 && still.falseEvents.isEmpty, "\(still.clip): \(still.events)")
+        }
+    }
+
+    @Test func usDistractorsAndTheBareStreetProduceNoEvent() throws {
+        let outcome = try Self.outcome.get()
+        let distractors = outcome.clips.filter { $0.kind == "distractor" }
+        // Plates with other text, European round signs, and the street alone.
+        #expect(distractors.count >= 10)
+        for clip in distractors {
+            #expect(clip.events.isEmpty, "\(clip.clip) produced \(clip.events)")
+        }
+    }
+
+    /// Every clip of the EU set — round signs, distractors, scene text, the bare street — read in US mode: a
+    /// European sign must never become a limit in mph.
+    @Test func europeanSetInUsModeProducesNoEvent() throws {
+        let set = try SignTestSet.shared.get()
+        let timings = OCRTimings(capacity: 8192)
+        var clipsWithEvents: [String] = []
+        for clip in set.clips {
+            let events = try UsSignTestSet.usEvents(of: clip, in: set, poolingTimingsInto: timings)
+            if !events.isEmpty { clipsWithEvents.append("\(clip.name): \(events.map { $0.value })") }
+        }
+        print("EU set in US mode: \(set.clips.count) clips, OCR reads \(timings.summary().count), "
+            + "clips with events \(clipsWithEvents.count)")
+        #expect(set.clips.count >= 50)
+        #expect(clipsWithEvents.isEmpty, "\(clipsWithEvents)")
+    }
+}
