@@ -3,12 +3,16 @@ import StreamLensCore
 /// Finds white upright rectangles — US "SPEED LIMIT" signs (R2-1: a white plate about 0.8 as wide as high inside a
 /// thin black border) — in a frame's native planes.
 ///
-/// Works at chroma resolution (a quarter of the pixels, no colour conversion):
-/// 1. Luma is averaged over each 2 × 2 block, so that it lines up with the U and V samples.
+/// Works on a grid of luma samples with the chroma planes beside them (no colour conversion):
+/// 1. Frames wider than ``fullResolutionMaximumWidth`` are searched at chroma resolution (luma averaged over each
+///    2 × 2 block: a quarter of the pixels, and a 1080p sign's border is still a sample or two wide); smaller frames
+///    at full resolution, where a blurred border would vanish in the averaging.
 /// 2. Paper mask: a block is paper when its chroma is near neutral (white, grey in shade, slightly tinted by warm or
 ///    cool light) and its luma is ``minimumLocalBrightness`` above the scene's mean around it (a summed-area table
 ///    over ``localWindowRadius``): a plate is bright relative to its surroundings even when dim, and its own dark
-///    letters keep the local mean below the paper even when the sign fills the window.
+///    letters keep the local mean below the paper even when the sign fills the window. Samples in a thin dark line
+///    (``minimumValleyDepth``) are not paper, so the border separates the plate from a bright background even
+///    when blur has washed it out.
 /// 3. 4-connected regions of paper (``RectangularPaperLabeler``) are the candidates. The black border cuts the plate off from a bright sky behind
 ///    it, so a plate is a region of its own: upright, ``aspectRange`` wide for its height, its box mostly paper
 ///    (letters leave holes, ``fillRange``), and — the rectangle test — paper spans most of the width in most of its
@@ -24,9 +28,12 @@ struct UsSignLocator {
     var maximumChroma = 30
     /// How much brighter than the scene's local mean paper must be, in luma levels.
     var minimumLocalBrightness = 10
+    /// A sample this much darker than the brightest sample within three on both sides (across or down) lies on a thin
+    /// dark line — a border or a stroke — and is not paper.
+    var minimumValleyDepth = 12
     /// Darkest paper: below this even a white plate carries no readable contrast.
     var minimumPaperLuma = 70
-    /// Half-size of the window for the scene's mean luma, in chroma samples.
+    /// Half-size of the window for the scene's mean luma, in chroma samples (twice that in pixels at full resolution).
     var localWindowRadius = 32
     /// Smallest plate height in luma pixels (a 24 px sign has a plate about 22 px high).
     var minimumPlateHeight = 20.0
@@ -42,6 +49,8 @@ struct UsSignLocator {
     /// plate's width.
     var minimumRowSpan = 0.75
     var minimumSpanningRows = 0.8
+    /// Frames up to this wide are searched at full luma resolution, wider ones at chroma resolution (2 × 2 means).
+    var fullResolutionMaximumWidth = 960
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
 
@@ -57,11 +66,13 @@ struct UsSignLocator {
     /// Finds the plates in `planes` and stores them in ``candidates``.
     mutating func locate(in planes: YUVPlanes) {
         candidates.removeAll(keepingCapacity: true)
-        let width = planes.v.width
-        let height = planes.v.height
+        // Small frames are searched at full resolution: there a sign's border is only a pixel or two wide.
+        let factor = planes.width <= fullResolutionMaximumWidth ? 1 : 2
+        let width = factor == 1 ? planes.width : planes.v.width
+        let height = factor == 1 ? planes.height : planes.v.height
         guard width > 8, height > 8 else { return }
-        buildPaperMask(planes: planes, width: width, height: height)
-        let minimumHeight = minimumPlateHeight / 2
+        buildPaperMask(planes: planes, width: width, height: height, factor: factor)
+        let minimumHeight = minimumPlateHeight / Double(factor)
         mask.withUnsafeBufferPointer { mask in
             labeler.label(
                 mask: mask, width: width, height: height,
@@ -79,19 +90,21 @@ struct UsSignLocator {
                 fillRange.contains(Double(paperCount(in: plate, label: Int32(index + 1), width: width)) / (plateWidth * plateHeight)),
                 rowsSpanThePlate(plate, label: Int32(index + 1), width: width)
             else { continue }
-            // Chroma sample i covers luma pixels 2i and 2i + 1.
+            // At half resolution sample i covers luma pixels 2i and 2i + 1.
+            let scale = Double(factor)
             candidates.append(RectangularSignCandidate(
                 plate: BoundingBox(
-                    x: Double(2 * plate.minX), y: Double(2 * plate.minY), width: 2 * plateWidth,
-                    height: 2 * plateHeight),
+                    x: scale * Double(plate.minX), y: scale * Double(plate.minY), width: scale * plateWidth,
+                    height: scale * plateHeight),
                 paperLevel: paperLevel(of: plate, width: width)))
         }
         candidates.sort { $0.plate.height > $1.plate.height }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
     }
 
-    /// Paper where chroma is near neutral and the 2 × 2 luma mean is bright, and brighter than the scene around it.
-    private mutating func buildPaperMask(planes: YUVPlanes, width: Int, height: Int) {
+    /// Paper where chroma is near neutral and luma (the 2 × 2 mean when `factor` is 2) is bright, and brighter than the
+    /// scene around it.
+    private mutating func buildPaperMask(planes: YUVPlanes, width: Int, height: Int, factor: Int) {
         if mask.count < width * height {
             mask = [UInt8](repeating: 0, count: width * height)
             luma = [UInt8](repeating: 0, count: width * height)
@@ -103,13 +116,13 @@ struct UsSignLocator {
         luma.withUnsafeMutableBufferPointer { luma in
             lumaIntegral.withUnsafeMutableBufferPointer { sums in
                 for y in 0..<height {
-                    let top = planes.y.row(min(2 * y, lastRow))
-                    let bottom = planes.y.row(min(2 * y + 1, lastRow))
+                    let top = planes.y.row(min(factor * y, lastRow))
+                    let bottom = planes.y.row(min(factor * y + factor - 1, lastRow))
                     let step = planes.y.pixelStride
                     var rowSum: Int32 = 0
                     for x in 0..<width {
-                        let left = min(2 * x, lastColumn) * step
-                        let right = min(2 * x + 1, lastColumn) * step
+                        let left = min(factor * x, lastColumn) * step
+                        let right = min(factor * x + factor - 1, lastColumn) * step
                         let mean = (Int(top[left]) + Int(top[right]) + Int(bottom[left]) + Int(bottom[right]) + 2) / 4
                         luma[y * width + x] = UInt8(mean)
                         rowSum += Int32(mean)
@@ -118,16 +131,19 @@ struct UsSignLocator {
                 }
             }
         }
-        let radius = localWindowRadius
+        let radius = localWindowRadius * 2 / factor
         let chromaLimit = maximumChroma
         let margin = minimumLocalBrightness
         let darkest = minimumPaperLuma
         mask.withUnsafeMutableBufferPointer { mask in
             luma.withUnsafeBufferPointer { luma in
                 lumaIntegral.withUnsafeBufferPointer { sums in
+                    func lumaAt(_ column: Int, _ row: Int) -> Int {
+                        Int(luma[min(max(row, 0), height - 1) * width + min(max(column, 0), width - 1)])
+                    }
                     for y in 0..<height {
-                        let vRow = planes.v.row(y)
-                        let uRow = planes.u.row(y)
+                        let vRow = planes.v.row(y * factor / 2)
+                        let uRow = planes.u.row(y * factor / 2)
                         let vStep = planes.v.pixelStride
                         let uStep = planes.u.pixelStride
                         let top = max(0, y - radius)
@@ -135,9 +151,22 @@ struct UsSignLocator {
                         for x in 0..<width {
                             let index = y * width + x
                             let level = Int(luma[index])
-                            guard level >= darkest, abs(Int(vRow[x * vStep]) - 128) <= chromaLimit,
-                                abs(Int(uRow[x * uStep]) - 128) <= chromaLimit
+                            let chromaX = x * factor / 2
+                            guard level >= darkest, abs(Int(vRow[chromaX * vStep]) - 128) <= chromaLimit,
+                                abs(Int(uRow[chromaX * uStep]) - 128) <= chromaLimit
                             else {
+                                mask[index] = 0
+                                continue
+                            }
+                            // A thin dark line (the border, however blurred) is never paper: it must cut the plate
+                            // off from a bright background even where the mean says bright.
+                            let leftPeak = max(lumaAt(x - 1, y), lumaAt(x - 2, y), lumaAt(x - 3, y))
+                            let rightPeak = max(lumaAt(x + 1, y), lumaAt(x + 2, y), lumaAt(x + 3, y))
+                            let upPeak = max(lumaAt(x, y - 1), lumaAt(x, y - 2), lumaAt(x, y - 3))
+                            let downPeak = max(lumaAt(x, y + 1), lumaAt(x, y + 2), lumaAt(x, y + 3))
+                            if min(leftPeak, rightPeak) - level >= minimumValleyDepth
+                                || min(upPeak, downPeak) - level >= minimumValleyDepth
+                            {
                                 mask[index] = 0
                                 continue
                             }

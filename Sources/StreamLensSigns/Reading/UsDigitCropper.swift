@@ -67,7 +67,7 @@ struct UsDigitCropper {
             labeler.label(mask: ink, width: Self.canvasWidth, height: Self.canvasHeight, gapTolerance: 1, minimumPixels: 4)
         }
         let outcome = classifyBlobs()
-        if case .digits = outcome { writeOCRImage(black: dark, white: max(bright, threshold + 8)) }
+        if case .digits = outcome { writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8)) }
         return outcome
     }
 
@@ -197,6 +197,19 @@ struct UsDigitCropper {
             }
             column += right - left + 1 + gap
         }
+    }
+
+    /// Lower quartile of the zone's samples brighter than `threshold`: stretching it to white leaves the paper
+    /// around the digits as white as the OCR picture's margin (a grey box around each digit costs confidence).
+    private func paperWhite(above threshold: Int) -> Int {
+        var paper = 0
+        for level in (threshold + 1)..<256 { paper += histogram[level] }
+        var running = 0
+        for level in (threshold + 1)..<256 {
+            running += histogram[level]
+            if running * 4 >= paper { return level }
+        }
+        return 255
     }
 
     private func percentile(total: Int, share: Double) -> Int {
