@@ -52,3 +52,22 @@ struct UsSignDiagnostics {
         }
     }
 }
+
+/// Not a check: the locator's cost per frame on the US set (`STREAMLENS_US_DIAGNOSTICS=1`).
+struct UsSignLocatorCost {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
+    func printLocatorCostPerFrame() throws {
+        let set = try UsSignTestSet.shared.get()
+        var locator = UsSignLocator()
+        let clock = ContinuousClock()
+        var frames = 0
+        var total = Duration.zero
+        for clip in set.clips.prefix(20) {
+            try set.forEachFrame(of: clip) { frame in
+                total += clock.measure { locator.locate(in: frame.planes) }
+                frames += 1
+            }
+        }
+        print("locator: \(frames) frames, \(total / frames) per frame")
+    }
+}

@@ -52,19 +52,27 @@ struct UsSpeedLimitAccuracyTests {
         }
     }
 
-    /// Every clip of the EU set — round signs, distractors, scene text, the bare street — read in US mode: a
-    /// European sign must never become a limit in mph.
+    /// The EU set read in US mode: every distractor and still (round signs that are no speed limit, scene text, the
+    /// bare street) and every fourth round speed-limit sign (the unoptimized test build takes about 0.1 s a frame to
+    /// locate, so not all 71): a European sign must never become a limit in mph.
     @Test func europeanSetInUsModeProducesNoEvent() throws {
         let set = try SignTestSet.shared.get()
         let timings = OCRTimings(capacity: 8192)
         var clipsWithEvents: [String] = []
+        var roundSigns = 0
+        var clipCount = 0
         for clip in set.clips {
+            if clip.kind == "sign" {
+                roundSigns += 1
+                guard roundSigns % 4 == 1 else { continue }
+            }
+            clipCount += 1
             let events = try UsSignTestSet.usEvents(of: clip, in: set, poolingTimingsInto: timings)
             if !events.isEmpty { clipsWithEvents.append("\(clip.name): \(events.map { $0.value })") }
         }
-        print("EU set in US mode: \(set.clips.count) clips, OCR reads \(timings.summary().count), "
+        print("EU set in US mode: \(clipCount) clips, OCR reads \(timings.summary().count), "
             + "clips with events \(clipsWithEvents.count)")
-        #expect(set.clips.count >= 50)
+        #expect(clipCount >= 50)
         #expect(clipsWithEvents.isEmpty, "\(clipsWithEvents)")
     }
 }

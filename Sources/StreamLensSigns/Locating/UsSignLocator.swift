@@ -39,15 +39,15 @@ struct UsSignLocator {
     var minimumPlateHeight = 20.0
     /// Largest plate height as a share of the frame height.
     var maximumPlateHeightShare = 0.9
-    /// Plate width over height: 0.8 upright, down to about 0.55 when seen at an angle.
-    var aspectRange = 0.5...1.05
+    /// Plate width over height: 0.8 upright, down to about 0.55 when seen at an angle, up to about 0.9 when tilted.
+    var aspectRange = 0.5...0.95
     /// Share of the plate's box that is paper: letters and numerals take about a quarter.
     var fillRange = 0.35...0.95
     /// Share of the component's samples beyond which each side of its box is trimmed (leaks through the border).
     var trimShare = 0.02
     /// The rectangle test: at least ``minimumSpanningRows`` of the middle rows hold paper across this share of the
     /// plate's width.
-    var minimumRowSpan = 0.75
+    var minimumRowSpan = 0.8
     var minimumSpanningRows = 0.8
     /// Frames up to this wide are searched at full luma resolution, wider ones at chroma resolution (2 × 2 means).
     var fullResolutionMaximumWidth = 960
@@ -88,7 +88,7 @@ struct UsSignLocator {
             guard plateHeight >= minimumHeight, plateHeight <= maximumHeight,
                 aspectRange.contains(plateWidth / plateHeight),
                 fillRange.contains(Double(paperCount(in: plate, label: Int32(index + 1), width: width)) / (plateWidth * plateHeight)),
-                rowsSpanThePlate(plate, label: Int32(index + 1), width: width)
+                rowsSpanThePlate(plate, of: component, label: Int32(index + 1), width: width)
             else { continue }
             // At half resolution sample i covers luma pixels 2i and 2i + 1.
             let scale = Double(factor)
@@ -121,9 +121,15 @@ struct UsSignLocator {
                     let step = planes.y.pixelStride
                     var rowSum: Int32 = 0
                     for x in 0..<width {
-                        let left = min(factor * x, lastColumn) * step
-                        let right = min(factor * x + factor - 1, lastColumn) * step
-                        let mean = (Int(top[left]) + Int(top[right]) + Int(bottom[left]) + Int(bottom[right]) + 2) / 4
+                        // (No min/max in these per-pixel loops: unoptimized builds call them through generics.)
+                        let mean: Int
+                        if factor == 1 {
+                            mean = Int(top[x * step])
+                        } else {
+                            let left = (2 * x < lastColumn ? 2 * x : lastColumn) * step
+                            let right = (2 * x + 1 < lastColumn ? 2 * x + 1 : lastColumn) * step
+                            mean = (Int(top[left]) + Int(top[right]) + Int(bottom[left]) + Int(bottom[right]) + 2) / 4
+                        }
                         luma[y * width + x] = UInt8(mean)
                         rowSum += Int32(mean)
                         sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + rowSum
@@ -135,19 +141,26 @@ struct UsSignLocator {
         let chromaLimit = maximumChroma
         let margin = minimumLocalBrightness
         let darkest = minimumPaperLuma
+        let valleyDepth = minimumValleyDepth
         mask.withUnsafeMutableBufferPointer { mask in
             luma.withUnsafeBufferPointer { luma in
                 lumaIntegral.withUnsafeBufferPointer { sums in
                     func lumaAt(_ column: Int, _ row: Int) -> Int {
-                        Int(luma[min(max(row, 0), height - 1) * width + min(max(column, 0), width - 1)])
+                        let x = column < 0 ? 0 : column >= width ? width - 1 : column
+                        let y = row < 0 ? 0 : row >= height ? height - 1 : row
+                        return Int(luma[y * width + x])
+                    }
+                    func peak(_ a: Int, _ b: Int, _ c: Int) -> Int {
+                        let ab = a > b ? a : b
+                        return ab > c ? ab : c
                     }
                     for y in 0..<height {
                         let vRow = planes.v.row(y * factor / 2)
                         let uRow = planes.u.row(y * factor / 2)
                         let vStep = planes.v.pixelStride
                         let uStep = planes.u.pixelStride
-                        let top = max(0, y - radius)
-                        let bottom = min(height, y + radius + 1)
+                        let top = y - radius > 0 ? y - radius : 0
+                        let bottom = y + radius + 1 < height ? y + radius + 1 : height
                         for x in 0..<width {
                             let index = y * width + x
                             let level = Int(luma[index])
@@ -158,24 +171,25 @@ struct UsSignLocator {
                                 mask[index] = 0
                                 continue
                             }
-                            // A thin dark line (the border, however blurred) is never paper: it must cut the plate
-                            // off from a bright background even where the mean says bright.
-                            let leftPeak = max(lumaAt(x - 1, y), lumaAt(x - 2, y), lumaAt(x - 3, y))
-                            let rightPeak = max(lumaAt(x + 1, y), lumaAt(x + 2, y), lumaAt(x + 3, y))
-                            let upPeak = max(lumaAt(x, y - 1), lumaAt(x, y - 2), lumaAt(x, y - 3))
-                            let downPeak = max(lumaAt(x, y + 1), lumaAt(x, y + 2), lumaAt(x, y + 3))
-                            if min(leftPeak, rightPeak) - level >= minimumValleyDepth
-                                || min(upPeak, downPeak) - level >= minimumValleyDepth
-                            {
-                                mask[index] = 0
-                                continue
-                            }
-                            let left = max(0, x - radius)
-                            let right = min(width, x + radius + 1)
+                            let left = x - radius > 0 ? x - radius : 0
+                            let right = x + radius + 1 < width ? x + radius + 1 : width
                             let sum = Int(sums[bottom * stride + right]) - Int(sums[top * stride + right])
                                 - Int(sums[bottom * stride + left]) + Int(sums[top * stride + left])
                             let mean = sum / ((bottom - top) * (right - left))
-                            mask[index] = level - mean >= margin ? 1 : 0
+                            guard level - mean >= margin else {
+                                mask[index] = 0
+                                continue
+                            }
+                            // A thin dark line (the border, however blurred) is never paper: it must cut the plate
+                            // off from a bright background even where the mean says bright. (Checked last: few
+                            // samples get this far.)
+                            let leftPeak = peak(lumaAt(x - 1, y), lumaAt(x - 2, y), lumaAt(x - 3, y))
+                            let rightPeak = peak(lumaAt(x + 1, y), lumaAt(x + 2, y), lumaAt(x + 3, y))
+                            let upPeak = peak(lumaAt(x, y - 1), lumaAt(x, y - 2), lumaAt(x, y - 3))
+                            let downPeak = peak(lumaAt(x, y + 1), lumaAt(x, y + 2), lumaAt(x, y + 3))
+                            let isValley = (leftPeak < rightPeak ? leftPeak : rightPeak) - level >= valleyDepth
+                                || (upPeak < downPeak ? upPeak : downPeak) - level >= valleyDepth
+                            mask[index] = isValley ? 0 : 1
                         }
                     }
                 }
@@ -230,12 +244,13 @@ struct UsSignLocator {
         return count
     }
 
-    /// The rectangle test: in the middle rows of the plate, paper reaches from near the left edge to near the right
-    /// one (the margins beside the letters are paper), so most rows span ``minimumRowSpan`` of the width. Blobs,
-    /// cars and windows narrow towards their top and bottom or break up.
-    private func rowsSpanThePlate(_ plate: MaskComponent, label: Int32, width: Int) -> Bool {
-        let firstRow = plate.minY + plate.height / 10
-        let lastRow = plate.maxY - plate.height / 10
+    /// The rectangle test: in the rows of the plate, paper reaches from near the left edge to near the right one
+    /// (the margins beside the letters are paper), so most rows span ``minimumRowSpan`` of the width. Blobs, discs,
+    /// cars and windows narrow towards their top and bottom or break up. The rows are the component's own (not the
+    /// trimmed plate's), so that the thin caps of an ellipse count against it.
+    private func rowsSpanThePlate(_ plate: MaskComponent, of component: MaskComponent, label: Int32, width: Int) -> Bool {
+        let firstRow = component.minY + component.height / 20
+        let lastRow = component.maxY - component.height / 20
         guard lastRow > firstRow else { return false }
         var spanning = 0
         for y in firstRow...lastRow {
