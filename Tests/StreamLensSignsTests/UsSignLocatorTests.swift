@@ -16,8 +16,9 @@ struct UsSignLocatorTests {
         paper: (y: UInt8, u: UInt8, v: UInt8) = SyntheticSign.white
     ) {
         SyntheticSign.paint(planes, colour: paper) { px, py in px >= x && px < x + width && py >= y && py < y + height }
-        let inset = 0.03 * height
-        let border = max(1.5, 0.035 * height)
+        // R2-1's proportions: the border inset by 1/48 of the height, 1/40 wide (at least a pixel).
+        let inset = height / 48
+        let border = max(1, height / 40)
         SyntheticSign.paint(planes, colour: black) { px, py in
             let inside = px >= x + inset && px < x + width - inset && py >= y + inset && py < y + height - inset
             let innerEdge = px >= x + inset + border && px < x + width - inset - border && py >= y + inset + border

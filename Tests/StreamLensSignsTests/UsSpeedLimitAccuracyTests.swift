@@ -30,7 +30,7 @@ struct UsSpeedLimitAccuracyTests {
         #expect(outcome.countedSigns >= 25, "the US set should hold enough counted signs")
         // A wrong limit is worse than none: not one event may disagree with the ground truth.
         #expect(outcome.falseEvents == 0, "\(SpeedLimitAccuracyTests.report(outcome))")
-        #expect(outcome.recall >= 0.6, "\(SpeedLimitAccuracyTests.report(outcome))")
+        #expect(outcome.recall >= 0.7, "\(SpeedLimitAccuracyTests.report(outcome))")
     }
 
     @Test func usStillImagesYieldTheirEvent() throws {

@@ -34,7 +34,7 @@ struct UsSignLocator {
     /// Darkest paper: below this even a white plate carries no readable contrast.
     var minimumPaperLuma = 70
     /// Half-size of the window for the scene's mean luma, in chroma samples (twice that in pixels at full resolution).
-    var localWindowRadius = 32
+    var localWindowRadius = 12
     /// Smallest plate height in luma pixels (a 24 px sign has a plate about 22 px high).
     var minimumPlateHeight = 20.0
     /// Largest plate height as a share of the frame height.

@@ -10,7 +10,8 @@ import StreamLensCore
 ///    paper, so dim and backlit plates binarize like bright ones.
 /// 3. Dark blobs are sorted: blobs touching the zone's sides are border remains; tall blobs in one row are digits;
 ///    any other mark of some size (a unit such as "TONS", a second row such as "6 PM") rejects the plate, and so
-///    does a row that is not centred or holds more than two digits (US limits are 5…85).
+///    does a row that is not centred or holds more than two digits (US limits are 5…85). A single digit is read
+///    only in the very middle of a plate of full width: a plate cut by a shadow leaves the "5" of a "15".
 /// 4. The digits, contrast-stretched grey, are copied side by side with even gaps into ``ocrImage`` — the same
 ///    picture shape the EU path gives Tesseract.
 ///
@@ -21,6 +22,8 @@ struct UsDigitCropper {
     static let canvasHeight = 100
     /// Top of the number zone as a share of the plate's height: R2-1's numerals start just over half-way down.
     static let numberZoneTop = 0.47
+    /// Narrowest plate (width over height) on which a single digit is read: R2-1 is 0.8.
+    static let minimumLoneDigitAspect = 0.7
     /// Smallest spread between the zone's dark and bright percentiles, in luma levels.
     var minimumContrast = 40
 
@@ -66,7 +69,7 @@ struct UsDigitCropper {
         ink.withUnsafeBufferPointer { ink in
             labeler.label(mask: ink, width: Self.canvasWidth, height: Self.canvasHeight, gapTolerance: 1, minimumPixels: 4)
         }
-        let outcome = classifyBlobs()
+        let outcome = classifyBlobs(plateAspect: plate.width / plate.height)
         if case .digits = outcome { writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8)) }
         return outcome
     }
@@ -100,7 +103,7 @@ struct UsDigitCropper {
     }
 
     /// Sorts the ink blobs of the number zone into border remains, digits and other marks; keeps the digits.
-    private mutating func classifyBlobs() -> CropOutcome {
+    private mutating func classifyBlobs(plateAspect: Double) -> CropOutcome {
         let width = Self.canvasWidth
         let zoneTop = Self.zoneTopRow
         let zoneHeight = Double(Self.zoneHeight)
@@ -144,6 +147,11 @@ struct UsDigitCropper {
         // Numerals are centred on the plate; a row off to one side has lost a digit.
         let rowMiddle = Double(rowLeft + rowRight + 1) / Double(width) - 1
         guard abs(rowMiddle) <= 0.16 else { return .rejected(.offCentre) }
+        // A lone digit must sit in the middle of a plate of full width: a shadow or a frame edge that cuts a plate
+        // in two leaves the "5" of a "15" or "25" — a wrong limit that the profile allows.
+        if digits.count == 1 {
+            guard abs(rowMiddle) <= 0.08, plateAspect >= Self.minimumLoneDigitAspect else { return .rejected(.offCentre) }
+        }
         var estimated = 0
         for digit in digits {
             // A digit is about 0.6 of its height wide; wider blobs are touching digits.
