@@ -53,21 +53,39 @@ struct UsSignDiagnostics {
     }
 }
 
-/// Not a check: the locator's cost per frame on the US set (`STREAMLENS_US_DIAGNOSTICS=1`).
+/// Not a check: the US locator's cost per frame beside the red-ring locator's on the same frames, at the set's
+/// 640 × 272 (full-resolution search) and tiled up to 1920 × 1080 (chroma-resolution search). Absolute times are
+/// noise on a shared machine; the ratio in one run is the figure (`STREAMLENS_US_DIAGNOSTICS=1`).
 struct UsSignLocatorCost {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
     func printLocatorCostPerFrame() throws {
         let set = try UsSignTestSet.shared.get()
-        var locator = UsSignLocator()
+        var usLocator = UsSignLocator()
+        var ringLocator = RedRingLocator()
         let clock = ContinuousClock()
+        let big = OwnedYUVImage(layout: .i420, width: 1920, height: 1080)
         var frames = 0
-        var total = Duration.zero
-        for clip in set.clips.prefix(20) {
+        var us = (small: Duration.zero, big: Duration.zero)
+        var ring = (small: Duration.zero, big: Duration.zero)
+        for clip in set.clips.prefix(12) {
             try set.forEachFrame(of: clip) { frame in
-                total += clock.measure { locator.locate(in: frame.planes) }
+                us.small += clock.measure { usLocator.locate(in: frame.planes) }
+                ring.small += clock.measure { ringLocator.locate(in: frame.planes) }
+                big.withPlanes { planes in
+                    // The frame tiled 3 × 4 (cropped): the same content at 1080p size.
+                    for (target, source) in [(planes.y, frame.planes.y), (planes.u, frame.planes.u), (planes.v, frame.planes.v)] {
+                        for y in 0..<target.height {
+                            for x in 0..<target.width { target[x, y] = source[x % source.width, y % source.height] }
+                        }
+                    }
+                    us.big += clock.measure { usLocator.locate(in: planes) }
+                    ring.big += clock.measure { ringLocator.locate(in: planes) }
+                }
                 frames += 1
             }
         }
-        print("locator: \(frames) frames, \(total / frames) per frame")
+        print("locator cost over \(frames) frames (debug build): 640x272 US \(us.small / frames), red ring "
+            + "\(ring.small / frames), ratio \(String(format: "%.2f", us.small / ring.small)); 1920x1080 US "
+            + "\(us.big / frames), red ring \(ring.big / frames), ratio \(String(format: "%.2f", us.big / ring.big))")
     }
 }
