@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --media
 bash scripts/make-sign-testset.sh
+# The US set (R2-1 plates, scripts/make-us-sign-testset.py): about 30 s when missing, at once when current.
+bash scripts/make-us-sign-testset.sh
 # The bad-input corpus of the reliability tests (damaged, truncated, odd-sized clips made from the real media).
 bash scripts/make-corpus.sh
 # The ONNX detector tests generate their small models with the onnx package (scripts/make-test-onnx.py).

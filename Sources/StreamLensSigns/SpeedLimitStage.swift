@@ -40,6 +40,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var sightings: [SignSighting] = []
     private var closedTracks: [SignTrack] = []
     private var recentSigns: RecentSigns
+    /// The US path (white rectangles instead of red rings), when the profile's signs are rectangular.
+    private let usReader: UsSignReader?
 
     /// - Parameters:
     ///   - events: where each sign's event goes (`--events`); nil writes none.
@@ -59,6 +61,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             vote: configuration.vote)
         memory = SpeedLimitMemory(expiry: configuration.limitExpiry)
         recentSigns = RecentSigns(maximumGap: configuration.trackTimeout)
+        usReader = configuration.profile.signShape == .whiteRectangle ? UsSignReader() : nil
         sightings.reserveCapacity(locator.maximumCandidates)
         closedTracks.reserveCapacity(8)
     }
@@ -83,6 +86,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     public func analyze(_ frame: AnalysisFrame) throws -> Detections {
         try prepare()
+        if let usReader { return try analyzeRectangularSigns(frame, reader: usReader) }
         let scale = frame.scaleToSource
         locator.locate(in: frame.planes)
         sightings.removeAll(keepingCapacity: true)
@@ -159,5 +163,19 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                 box: limit.box, className: "speed_limit", confidence: limit.confidence, trackID: limit.trackID,
                 text: String(limit.value)),
         ])
+    }
+}
+
+extension SpeedLimitStage {
+    /// ``analyze(_:)`` for white rectangular signs: another locator and cropper, the same tracking, votes and events.
+    private func analyzeRectangularSigns(_ frame: AnalysisFrame, reader: UsSignReader) throws -> Detections {
+        sightings.removeAll(keepingCapacity: true)
+        try reader.collectSightings(
+            in: frame, engine: startedEngine, configuration: configuration, clock: clock, timings: ocrTimings,
+            wantsRead: { tracker.wantsRead(at: $0) }, into: &sightings)
+        closedTracks.removeAll(keepingCapacity: true)
+        tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
+        settleClosedTracks()
+        return detections(at: frame.pts)
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// Not a check: prints, per frame of the US set's sign clips, what the locator found, what the cropper made of it
+/// and what Tesseract read — the first thing to look at when a sign is missed. Run with
+/// `STREAMLENS_US_DIAGNOSTICS=1 swift test --filter UsSignDiagnostics`.
+struct UsSignDiagnostics {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
+    func printWhatEachStepSaw() throws {
+        let set = try UsSignTestSet.shared.get()
+        let only = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_CLIP"] ?? "us_"
+        var locator = UsSignLocator()
+        var cropper = UsDigitCropper()
+        let engine = try TesseractEngine()
+        for clip in set.clips where clip.name.contains(only) && clip.kind != "distractor" {
+            var lines: [String] = []
+            try set.forEachFrame(of: clip) { frame in
+                let truth = clip.signs.compactMap { $0.box(atFrame: frame.frameIndex) }.first
+                locator.locate(in: frame.planes)
+                var parts: [String] = []
+                for candidate in locator.candidates {
+                    let box = candidate.box
+                    var part = "[\(Int(box.x)),\(Int(box.y)) \(Int(box.width))x\(Int(box.height))"
+                    if let truth { part += String(format: " iou %.2f", box.intersectionOverUnion(truth)) }
+                    let outcome = cropper.prepare(planes: frame.planes, candidate: candidate)
+                    switch outcome {
+                    case .rejected(let why): part += " \(why)"
+                    case .digits(let layout):
+                        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
+                            engine.read(
+                                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
+                                bytesPerRow: cropper.ocrWidth)
+                        }
+                        part += String(format: " read '%@' %.2f glyphs %d", text, confidence, layout.glyphCount)
+                        if let dump = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_DUMP"] {
+                            // The OCR picture as a PGM, to look at what Tesseract was given.
+                            var pgm = Data("P5\n\(cropper.ocrWidth) \(cropper.ocrHeight)\n255\n".utf8)
+                            pgm.append(contentsOf: cropper.ocrImage[0..<(cropper.ocrWidth * cropper.ocrHeight)])
+                            FileManager.default.createFile(
+                                atPath: "\(dump)/\(clip.name)_\(frame.frameIndex).pgm", contents: pgm)
+                        }
+                    }
+                    parts.append(part + "]")
+                }
+                let truthText = truth.map { "truth \(Int($0.x)),\(Int($0.y)) \(Int($0.width))x\(Int($0.height))" } ?? "-"
+                lines.append("  \(frame.frameIndex): \(truthText) \(parts.joined(separator: " "))")
+            }
+            print("\(clip.name)\n" + lines.joined(separator: "\n"))
+        }
+    }
+}
+
+/// Not a check: the US locator's cost per frame beside the red-ring locator's on the same frames, at the set's
+/// 640 × 272 (full-resolution search) and tiled up to 1920 × 1080 (chroma-resolution search). Absolute times are
+/// noise on a shared machine; the ratio in one run is the figure (`STREAMLENS_US_DIAGNOSTICS=1`).
+struct UsSignLocatorCost {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
+    func printLocatorCostPerFrame() throws {
+        let set = try UsSignTestSet.shared.get()
+        var usLocator = UsSignLocator()
+        var ringLocator = RedRingLocator()
+        let clock = ContinuousClock()
+        let big = OwnedYUVImage(layout: .i420, width: 1920, height: 1080)
+        var frames = 0
+        var us = (small: Duration.zero, big: Duration.zero)
+        var ring = (small: Duration.zero, big: Duration.zero)
+        for clip in set.clips.prefix(12) {
+            try set.forEachFrame(of: clip) { frame in
+                us.small += clock.measure { usLocator.locate(in: frame.planes) }
+                ring.small += clock.measure { ringLocator.locate(in: frame.planes) }
+                big.withPlanes { planes in
+                    // The frame tiled 3 × 4 (cropped): the same content at 1080p size.
+                    for (target, source) in [(planes.y, frame.planes.y), (planes.u, frame.planes.u), (planes.v, frame.planes.v)] {
+                        for y in 0..<target.height {
+                            for x in 0..<target.width { target[x, y] = source[x % source.width, y % source.height] }
+                        }
+                    }
+                    us.big += clock.measure { usLocator.locate(in: planes) }
+                    ring.big += clock.measure { ringLocator.locate(in: planes) }
+                }
+                frames += 1
+            }
+        }
+        print("locator cost over \(frames) frames (debug build): 640x272 US \(us.small / frames), red ring "
+            + "\(ring.small / frames), ratio \(String(format: "%.2f", us.small / ring.small)); 1920x1080 US "
+            + "\(us.big / frames), red ring \(ring.big / frames), ratio \(String(format: "%.2f", us.big / ring.big))")
+    }
+}

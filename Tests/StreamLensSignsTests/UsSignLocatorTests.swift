@@ -1,0 +1,111 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// The US locator and number cropper on plates painted straight into YUV planes (exact geometry).
+struct UsSignLocatorTests {
+    static let black: (y: UInt8, u: UInt8, v: UInt8) = (24, 128, 128)
+    static let yellow: (y: UInt8, u: UInt8, v: UInt8) = (210, 16, 146)  // RGB 255, 210, 0
+
+    /// An R2-1-like plate: white, a black border inset from the edge, three bars for "SPEED", "LIMIT" (wide, thin)
+    /// and `digitBars` tall bars for the number in the lower half.
+    static func drawPlate(
+        _ planes: YUVPlanes, x: Double, y: Double, width: Double, height: Double, digitBars: Int = 2,
+        paper: (y: UInt8, u: UInt8, v: UInt8) = SyntheticSign.white
+    ) {
+        SyntheticSign.paint(planes, colour: paper) { px, py in px >= x && px < x + width && py >= y && py < y + height }
+        // R2-1's proportions: the border inset by 1/48 of the height, 1/40 wide (at least a pixel).
+        let inset = height / 48
+        let border = max(1, height / 40)
+        SyntheticSign.paint(planes, colour: black) { px, py in
+            let inside = px >= x + inset && px < x + width - inset && py >= y + inset && py < y + height - inset
+            let innerEdge = px >= x + inset + border && px < x + width - inset - border && py >= y + inset + border
+                && py < y + height - inset - border
+            return inside && !innerEdge
+        }
+        for (top, bottom) in [(0.12, 0.23), (0.31, 0.43)] {
+            SyntheticSign.paint(planes, colour: black) { px, py in
+                px >= x + 0.2 * width && px < x + 0.8 * width && py >= y + top * height && py < y + bottom * height
+                    && Int((px - x) / (0.08 * width)) % 2 == 0
+            }
+        }
+        // Digits: bars 0.16 of the width wide with 0.1 gaps, centred, from 0.55 to 0.87 of the height.
+        let total = Double(digitBars) * 0.16 + Double(digitBars - 1) * 0.1
+        for bar in 0..<digitBars {
+            let left = x + width * (0.5 - total / 2 + Double(bar) * 0.26)
+            SyntheticSign.paint(planes, colour: black) { px, py in
+                px >= left && px < left + 0.16 * width && py >= y + 0.55 * height && py < y + 0.87 * height
+            }
+        }
+    }
+
+    static func locate(width: Int = 320, height: Int = 240, draw: (YUVPlanes) -> Void)
+        -> (candidates: [RectangularSignCandidate], outcomes: [CropOutcome])
+    {
+        let image = OwnedYUVImage(layout: .i420, width: width, height: height, fill: SyntheticSign.grey)
+        var locator = UsSignLocator()
+        var cropper = UsDigitCropper()
+        return image.withPlanes { planes in
+            draw(planes)
+            locator.locate(in: planes)
+            return (locator.candidates, locator.candidates.map { cropper.prepare(planes: planes, candidate: $0) })
+        }
+    }
+
+    @Test(arguments: [
+        // left, top, plate height, frame width: small frames are searched at full resolution, large ones at half
+        (150.0, 100.0, 30.0, 320),  // 24 × 30 px: the smallest sign the reader aims at
+        (40.0, 20.0, 80.0, 320),
+        (600.0, 300.0, 120.0, 1280),
+        (300.0, 200.0, 40.0, 1280),
+    ])
+    func findsPlatesWithTheirBoxAndDigits(left: Double, top: Double, plateHeight: Double, frameWidth: Int) {
+        let plateWidth = 0.8 * plateHeight
+        let found = Self.locate(width: frameWidth, height: frameWidth * 3 / 4) {
+            Self.drawPlate($0, x: left, y: top, width: plateWidth, height: plateHeight)
+        }
+        #expect(found.candidates.count == 1, "\(found.candidates)")
+        guard let candidate = found.candidates.first else { return }
+        // The reported box is the whole sign: within 10 % of its size (and two pixels) of the painted plate.
+        let truth = BoundingBox(x: left, y: top, width: plateWidth, height: plateHeight)
+        #expect(candidate.box.intersectionOverUnion(truth) >= 0.8, "\(candidate.box) vs \(truth)")
+        #expect(found.outcomes.first == .digits(DigitLayout(narrow: [false, false])), "\(found.outcomes)")
+    }
+
+    @Test func aWhiteSquareADiscAndAYellowPlateAreNoPlates() {
+        let found = Self.locate { planes in
+            // Square: too wide for an upright plate.
+            SyntheticSign.paint(planes, colour: SyntheticSign.white) { x, y in x >= 20 && x < 80 && y >= 20 && y < 80 }
+            // An upright ellipse as wide for its height as a plate: its rows narrow towards the top and bottom.
+            SyntheticSign.paint(planes, colour: SyntheticSign.white) { x, y in
+                hypot((x - 200) / 28, (y - 60) / 35) <= 1
+            }
+            // A yellow plate (a warning sign's colour) is not paper.
+            Self.drawPlate(planes, x: 150, y: 130, width: 64, height: 80, paper: Self.yellow)
+        }
+        #expect(found.candidates.isEmpty, "\(found.candidates)")
+    }
+
+    @Test func aPlateOnABrightBackgroundIsCutOffByItsBorder() {
+        let found = Self.locate { planes in
+            SyntheticSign.paint(planes, colour: (200, 128, 128)) { _, y in y < 150 }  // bright sky
+            Self.drawPlate(planes, x: 120, y: 40, width: 48, height: 60)
+        }
+        #expect(found.candidates.count == 1, "\(found.candidates)")
+        let truth = BoundingBox(x: 120, y: 40, width: 48, height: 60)
+        #expect((found.candidates.first?.box.intersectionOverUnion(truth) ?? 0) >= 0.8, "\(found.candidates)")
+    }
+
+    @Test(arguments: [
+        // digit bars, expected outcome
+        (0, CropOutcome.rejected(.lowContrast)),  // a blank lower half
+        (1, .digits(DigitLayout(narrow: [false]))),
+        (3, .rejected(.extraMarks)),  // US limits have at most two digits
+    ])
+    func theCropperWantsOneOrTwoDigits(bars: Int, expected: CropOutcome) {
+        let found = Self.locate { Self.drawPlate($0, x: 100, y: 60, width: 64, height: 80, digitBars: bars) }
+        #expect(found.outcomes == [expected], "\(found.candidates)")
+    }
+}
