@@ -42,7 +42,7 @@ struct DigitCropper {
     private var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var paper = [UInt8](repeating: 0, count: canvasSize * canvasSize)
     private var scratch = [UInt8](repeating: 0, count: canvasSize * canvasSize)
-    private var histogram = [Int](repeating: 0, count: 256)
+    private var histogram = LumaHistogram()
     /// Summed-area tables of usable luma and of usable samples, (size + 1)² each, for the local-mean binarisation.
     private var lumaSums = [Int32](repeating: 0, count: (canvasSize + 1) * (canvasSize + 1))
     private var usableSums = [Int32](repeating: 0, count: (canvasSize + 1) * (canvasSize + 1))
@@ -85,7 +85,9 @@ struct DigitCropper {
 
     /// Prepares ``ocrImage`` for `candidate`, normalised as `variant` says, or says why the candidate holds no
     /// readable digits.
-    mutating func prepare(planes: YUVPlanes, candidate: RingCandidate, variant: DiscVariant = .standard) -> CropOutcome {
+    mutating func prepare(
+        planes: YUVPlanes, candidate: RingCandidate, variant: DiscVariant = .standard
+    ) -> CropOutcome {
         let size = Self.canvasSize
         let radiusX = candidate.innerRadiusX * variant.innerRadiusShare
         let radiusY = candidate.innerRadiusY * variant.innerRadiusShare
@@ -96,15 +98,16 @@ struct DigitCropper {
         let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
         guard usableCount > size * size / 3 else { return .rejected(.lowContrast) }
         fillHistogram()
-        guard percentile(total: usableCount, share: 0.97) - percentile(total: usableCount, share: 0.03) >= minimumContrast
-        else { return .rejected(.lowContrast) }
+        let rawSpread =
+            histogram.percentile(total: usableCount, share: 0.97) - histogram.percentile(total: usableCount, share: 0.03)
+        guard rawSpread >= minimumContrast else { return .rejected(.lowContrast) }
 
         flattenIllumination()
         fillHistogram()
-        let dark = percentile(total: usableCount, share: 0.03)
-        let bright = percentile(total: usableCount, share: 0.97)
+        let dark = histogram.percentile(total: usableCount, share: 0.03)
+        let bright = histogram.percentile(total: usableCount, share: 0.97)
         guard bright - dark >= minimumContrast / 2 else { return .rejected(.lowContrast) }
-        let threshold = otsuThreshold(from: dark, to: bright)
+        let threshold = histogram.otsuThreshold(from: dark, to: bright)
 
         var inkCount = 0
         switch variant.binarisation {
@@ -117,7 +120,8 @@ struct DigitCropper {
         case .localMean(let window):
             // Ink is darker than its neighbourhood by a share of the disc's contrast: soft strokes that a single
             // threshold merges with the grey around them stay apart.
-            inkCount = binariseByLocalMean(window: window, offset: max(4, (bright - dark) / 8), ceiling: threshold + (bright - threshold) / 2)
+            inkCount = binariseByLocalMean(
+                window: window, offset: max(4, (bright - dark) / 8), ceiling: threshold + (bright - threshold) / 2)
         }
         let inkShare = Double(inkCount) / Double(usableCount)
         guard inkShare > 0.05, inkShare < 0.5 else { return .rejected(.inkShare) }
@@ -127,7 +131,7 @@ struct DigitCropper {
         }
         let outcome = classifyBlobs(joiningStackedPieces: variant.joinsStackedPieces)
         if case .digits = outcome {
-            writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8))
+            writeOCRImage(black: dark, white: max(histogram.paperWhite(above: threshold), threshold + 8))
         }
         return outcome
     }
@@ -146,8 +150,8 @@ struct DigitCropper {
         guard usableCount > size * size / 3 else { return false }
         flattenIllumination()
         fillHistogram()
-        let dark = percentile(total: usableCount, share: 0.03)
-        let span = Double(max(1, percentile(total: usableCount, share: 0.97) - dark))
+        let dark = histogram.percentile(total: usableCount, share: 0.03)
+        let span = Double(max(1, histogram.percentile(total: usableCount, share: 0.97) - dark))
         for index in 0..<(size * size) {
             classifierImage[index] = usable[index]
                 ? UInt8(max(0, min(255, (Double(luma[index]) - Double(dark)) * 255 / span)).rounded()) : 255
@@ -160,7 +164,8 @@ struct DigitCropper {
     /// Resamples the disc onto the canvas and marks the usable samples; returns how many there are.
     private mutating func cutOut(planes: YUVPlanes, candidate: RingCandidate, radiusX: Double, radiusY: Double) -> Int {
         let size = Self.canvasSize
-        resample(planes: planes, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
+        resample(
+            planes: planes, centerX: candidate.centerX, centerY: candidate.centerY, radiusX: radiusX, radiusY: radiusY)
         // Red samples belong to the ring. "Red" is relative to this ring: dim rings are only faintly red.
         let redCutoff = UInt8(max(6, min(40, ringRedness(planes: planes, candidate: candidate) * 2 / 5)))
         var usableCount = 0
@@ -171,7 +176,9 @@ struct DigitCropper {
         return usableCount
     }
 
-    private mutating func resample(planes: YUVPlanes, centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
+    private mutating func resample(
+        planes: YUVPlanes, centerX: Double, centerY: Double, radiusX: Double, radiusY: Double
+    ) {
         let size = Self.canvasSize
         let stepX = 2 * radiusX / Double(size)
         let stepY = 2 * radiusY / Double(size)
@@ -369,7 +376,8 @@ struct DigitCropper {
         groupGlyphs(joiningStackedPieces: joiningStackedPieces)
         let components = glyphs
         func centre(_ blob: MaskComponent) -> (x: Double, y: Double) {
-            ((Double(blob.minX + blob.maxX) + 1) / Double(size) - 1, (Double(blob.minY + blob.maxY) + 1) / Double(size) - 1)
+            let scale = Double(size)
+            return ((Double(blob.minX + blob.maxX) + 1) / scale - 1, (Double(blob.minY + blob.maxY) + 1) / scale - 1)
         }
         func isRingRemain(_ index: Int) -> Bool { glyphInnermostRadius[index] > Self.ringRemainRadius }
         func standsAcross(_ blob: MaskComponent) -> Bool {
@@ -432,18 +440,6 @@ struct DigitCropper {
         return .digits(layout)
     }
 
-    /// Lower quartile of the samples brighter than `threshold` (the paper), from the current histogram.
-    private func paperWhite(above threshold: Int) -> Int {
-        var paper = 0
-        for level in (threshold + 1)..<256 { paper += histogram[level] }
-        var running = 0
-        for level in (threshold + 1)..<256 {
-            running += histogram[level]
-            if running * 4 >= paper { return level }
-        }
-        return 255
-    }
-
     /// Copies each digit (its box plus one sample of anti-aliased edge, other blobs whitened) into ``ocrImage``, left
     /// to right with gaps of a fifth of the digit height and a margin of a third, luma stretched from `black` to
     /// `white`.
@@ -504,46 +500,7 @@ struct DigitCropper {
 
     /// Histogram of the usable samples' luma.
     private mutating func fillHistogram() {
-        for level in 0..<256 { histogram[level] = 0 }
-        for index in 0..<(Self.canvasSize * Self.canvasSize) where usable[index] { histogram[Int(luma[index])] += 1 }
-    }
-
-    private func percentile(total: Int, share: Double) -> Int {
-        let target = Int(Double(total) * share)
-        var running = 0
-        for level in 0..<256 {
-            running += histogram[level]
-            if running > target { return level }
-        }
-        return 255
-    }
-
-    /// Otsu's threshold over `low...high`: the level that best separates ink from paper (maximal between-class
-    /// variance). Pixels at or below it are ink.
-    private func otsuThreshold(from low: Int, to high: Int) -> Int {
-        var total = 0
-        var weightedTotal = 0.0
-        for level in low...high {
-            total += histogram[level]
-            weightedTotal += Double(level * histogram[level])
-        }
-        var best = (low + high) / 2
-        var bestVariance = -1.0
-        var darkCount = 0
-        var darkSum = 0.0
-        for level in low..<high {
-            darkCount += histogram[level]
-            darkSum += Double(level * histogram[level])
-            let brightCount = total - darkCount
-            guard darkCount > 0, brightCount > 0 else { continue }
-            let meanDark = darkSum / Double(darkCount)
-            let meanBright = (weightedTotal - darkSum) / Double(brightCount)
-            let variance = Double(darkCount) * Double(brightCount) * (meanBright - meanDark) * (meanBright - meanDark)
-            if variance > bestVariance {
-                bestVariance = variance
-                best = level
-            }
-        }
-        return best
+        histogram.removeAll()
+        for index in 0..<(Self.canvasSize * Self.canvasSize) where usable[index] { histogram.add(luma[index]) }
     }
 }

@@ -31,7 +31,7 @@ struct UsDigitCropper {
     private static let zoneHeight = canvasHeight - zoneTopRow - 1
     private var luma = [UInt8](repeating: 255, count: canvasWidth * canvasHeight)
     private var ink = [UInt8](repeating: 0, count: canvasWidth * canvasHeight)
-    private var histogram = [Int](repeating: 0, count: 256)
+    private var histogram = LumaHistogram()
     private var labeler = ComponentLabeler()
     private var digits: [(blob: MaskComponent, label: Int32)] = []
     /// The picture for OCR from the last accepted ``prepare(planes:candidate:)``: `ocrWidth` × `ocrHeight`,
@@ -50,13 +50,13 @@ struct UsDigitCropper {
         else { return .rejected(.outsideFrame) }
         resample(planes.y, plate: plate)
         let zone = Self.zoneTopRow * Self.canvasWidth..<(Self.canvasHeight * Self.canvasWidth)
-        for level in 0..<256 { histogram[level] = 0 }
-        for index in zone { histogram[Int(luma[index])] += 1 }
+        histogram.removeAll()
+        for index in zone { histogram.add(luma[index]) }
         let total = zone.count
-        let dark = percentile(total: total, share: 0.03)
-        let bright = percentile(total: total, share: 0.97)
+        let dark = histogram.percentile(total: total, share: 0.03)
+        let bright = histogram.percentile(total: total, share: 0.97)
         guard bright - dark >= minimumContrast else { return .rejected(.lowContrast) }
-        let threshold = otsuThreshold(from: dark, to: bright)
+        let threshold = histogram.otsuThreshold(from: dark, to: bright)
 
         var inkCount = 0
         for index in 0..<ink.count {
@@ -70,7 +70,9 @@ struct UsDigitCropper {
             labeler.label(mask: ink, width: Self.canvasWidth, height: Self.canvasHeight, gapTolerance: 1, minimumPixels: 4)
         }
         let outcome = classifyBlobs(plateAspect: plate.width / plate.height)
-        if case .digits = outcome { writeOCRImage(black: dark, white: max(paperWhite(above: threshold), threshold + 8)) }
+        if case .digits = outcome {
+            writeOCRImage(black: dark, white: max(histogram.paperWhite(above: threshold), threshold + 8))
+        }
         return outcome
     }
 
@@ -205,57 +207,5 @@ struct UsDigitCropper {
             }
             column += right - left + 1 + gap
         }
-    }
-
-    /// Lower quartile of the zone's samples brighter than `threshold`: stretching it to white leaves the paper
-    /// around the digits as white as the OCR picture's margin (a grey box around each digit costs confidence).
-    private func paperWhite(above threshold: Int) -> Int {
-        var paper = 0
-        for level in (threshold + 1)..<256 { paper += histogram[level] }
-        var running = 0
-        for level in (threshold + 1)..<256 {
-            running += histogram[level]
-            if running * 4 >= paper { return level }
-        }
-        return 255
-    }
-
-    private func percentile(total: Int, share: Double) -> Int {
-        let target = Int(Double(total) * share)
-        var running = 0
-        for level in 0..<256 {
-            running += histogram[level]
-            if running > target { return level }
-        }
-        return 255
-    }
-
-    /// Otsu's threshold over `low...high`: the level that best separates ink from paper. Pixels at or below it are
-    /// ink.
-    private func otsuThreshold(from low: Int, to high: Int) -> Int {
-        var total = 0
-        var weightedTotal = 0.0
-        for level in low...high {
-            total += histogram[level]
-            weightedTotal += Double(level * histogram[level])
-        }
-        var best = (low + high) / 2
-        var bestVariance = -1.0
-        var darkCount = 0
-        var darkSum = 0.0
-        for level in low..<high {
-            darkCount += histogram[level]
-            darkSum += Double(level * histogram[level])
-            let brightCount = total - darkCount
-            guard darkCount > 0, brightCount > 0 else { continue }
-            let meanDark = darkSum / Double(darkCount)
-            let meanBright = (weightedTotal - darkSum) / Double(brightCount)
-            let variance = Double(darkCount) * Double(brightCount) * (meanBright - meanDark) * (meanBright - meanDark)
-            if variance > bestVariance {
-                bestVariance = variance
-                best = level
-            }
-        }
-        return best
     }
 }
