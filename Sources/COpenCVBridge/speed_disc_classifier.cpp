@@ -48,7 +48,8 @@ slcv_status slcv_disc_classifier_create(slcv_disc_classifier **classifier, char 
         cv::Mat layers = made->network->getLayerSizes();
         if (layers.total() < 2 || layers.at<int>(static_cast<int>(layers.total()) - 1) != SLCV_SPEED_DISC_CLASS_COUNT ||
             layers.at<int>(0) != static_cast<int>(made->hog.getDescriptorSize())) {
-            throw slcv::BridgeError(SLCV_LOAD_FAILED, "disc classifier: the compiled-in model does not match its features");
+            throw slcv::BridgeError(
+                SLCV_LOAD_FAILED, "disc classifier: the compiled-in model does not match its features");
         }
     });
     if (status != SLCV_OK) {

@@ -39,7 +39,7 @@ struct UsSignDiagnostics {
                             // The OCR picture as a PGM, to look at what Tesseract was given.
                             var pgm = Data("P5\n\(cropper.ocrWidth) \(cropper.ocrHeight)\n255\n".utf8)
                             pgm.append(contentsOf: cropper.ocrImage[0..<(cropper.ocrWidth * cropper.ocrHeight)])
-                            FileManager.default.createFile(
+                            _ = FileManager.default.createFile(
                                 atPath: "\(dump)/\(clip.name)_\(frame.frameIndex).pgm", contents: pgm)
                         }
                     }

@@ -17,8 +17,10 @@ struct MaskComponent: Equatable {
 /// `i + 1` for `components[i]`, 0 for background, negative for regions too small to keep.
 ///
 /// `gapTolerance` widens connectivity: pixels up to that many samples apart (in x and y) belong to one region, so a
-/// ring broken by a shadow or by chroma subsampling still comes out as one component. Buffers are kept between calls
-/// and grow only when a larger mask arrives, so labelling a frame allocates nothing in steady state.
+/// ring broken by a shadow or by chroma subsampling still comes out as one component. Without `joinsDiagonals`, only
+/// pixels in the same row or column join: a US plate's black border, one sample thin on a small or blurred sign, lets
+/// diagonal neighbours through at its corners and would merge the white plate with a bright background. Buffers are
+/// kept between calls and grow only when a larger mask arrives, so labelling a frame allocates nothing in steady state.
 struct ComponentLabeler {
     private(set) var components: [MaskComponent] = []
     /// Per pixel: index + 1 of its component in ``components``; 0 (background) or negative (too small) otherwise.
@@ -28,7 +30,8 @@ struct ComponentLabeler {
     /// Labels `mask` (`width` × `height`, row-major, `width` bytes per row) and fills ``components`` with regions of
     /// at least `minimumPixels` pixels.
     mutating func label(
-        mask: UnsafeBufferPointer<UInt8>, width: Int, height: Int, gapTolerance: Int = 1, minimumPixels: Int = 1
+        mask: UnsafeBufferPointer<UInt8>, width: Int, height: Int, gapTolerance: Int = 1, joinsDiagonals: Bool = true,
+        minimumPixels: Int = 1
     ) {
         let count = width * height
         precondition(mask.count >= count, "mask is smaller than \(width)×\(height)")
@@ -63,7 +66,8 @@ struct ComponentLabeler {
                         component.maxY = max(component.maxY, y)
                         for ny in max(0, y - gapTolerance)...min(height - 1, y + gapTolerance) {
                             let rowStart = ny * width
-                            for nx in max(0, x - gapTolerance)...min(width - 1, x + gapTolerance) {
+                            for nx in max(0, x - gapTolerance)...min(width - 1, x + gapTolerance)
+                            where joinsDiagonals || nx == x || ny == y {
                                 let neighbour = rowStart + nx
                                 if mask[neighbour] != 0 && labels[neighbour] == 0 {
                                     labels[neighbour] = -1

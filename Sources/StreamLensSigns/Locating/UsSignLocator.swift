@@ -13,11 +13,12 @@ import StreamLensCore
 ///    letters keep the local mean below the paper even when the sign fills the window. Samples in a thin dark line
 ///    (``minimumValleyDepth``) are not paper, so the border separates the plate from a bright background even
 ///    when blur has washed it out.
-/// 3. 4-connected regions of paper (``RectangularPaperLabeler``) are the candidates. The black border cuts the plate off from a bright sky behind
-///    it, so a plate is a region of its own: upright, ``aspectRange`` wide for its height, its box mostly paper
-///    (letters leave holes, ``fillRange``), and — the rectangle test — paper spans most of the width in most of its
-///    rows (``minimumRowSpan``): the margins beside the letters are paper, while blobs, cars and windows narrow or
-///    break up. Thin strips of paper that leak out through a border broken by blur are trimmed off the box first.
+/// 3. 4-connected regions of paper (``ComponentLabeler`` without diagonals) are the candidates. The black border cuts
+///    the plate off from a bright sky behind it, so a plate is a region of its own: upright, ``aspectRange`` wide for
+///    its height, its box mostly paper (letters leave holes, ``fillRange``), and — the rectangle test — paper spans
+///    most of the width in most of its rows (``minimumRowSpan``): the margins beside the letters are paper, while
+///    blobs, cars and windows narrow or break up. Thin strips of paper that leak out through a border broken by blur
+///    are trimmed off the box first.
 ///
 /// Whether the lower part holds a number is checked later, on luma, by ``UsDigitCropper``.
 ///
@@ -57,7 +58,7 @@ struct UsSignLocator {
     private var luma: [UInt8] = []
     private var mask: [UInt8] = []
     private var lumaIntegral: [Int32] = []
-    private var labeler = RectangularPaperLabeler()
+    private var labeler = ComponentLabeler()
     private var columnCounts: [Int] = []
     private var rowCounts: [Int] = []
     /// Candidates of the last ``locate(in:)``, largest first.
@@ -75,19 +76,21 @@ struct UsSignLocator {
         let minimumHeight = minimumPlateHeight / Double(factor)
         mask.withUnsafeBufferPointer { mask in
             labeler.label(
-                mask: mask, width: width, height: height,
+                mask: mask, width: width, height: height, joinsDiagonals: false,
                 minimumPixels: Int(minimumHeight * minimumHeight * aspectRange.lowerBound * fillRange.lowerBound))
         }
         let maximumHeight = Double(height) * maximumPlateHeightShare
         for (index, component) in labeler.components.enumerated() {
-            guard Double(component.height) >= minimumHeight, Double(component.width) >= minimumHeight * aspectRange.lowerBound
+            guard Double(component.height) >= minimumHeight,
+                Double(component.width) >= minimumHeight * aspectRange.lowerBound
             else { continue }
             let plate = trimmedBounds(of: component, label: Int32(index + 1), width: width)
             let plateWidth = Double(plate.width)
             let plateHeight = Double(plate.height)
+            let paperShare = Double(paperCount(in: plate, label: Int32(index + 1), width: width)) / (plateWidth * plateHeight)
             guard plateHeight >= minimumHeight, plateHeight <= maximumHeight,
                 aspectRange.contains(plateWidth / plateHeight),
-                fillRange.contains(Double(paperCount(in: plate, label: Int32(index + 1), width: width)) / (plateWidth * plateHeight)),
+                fillRange.contains(paperShare),
                 rowsSpanThePlate(plate, of: component, label: Int32(index + 1), width: width)
             else { continue }
             // At half resolution sample i covers luma pixels 2i and 2i + 1.
@@ -102,8 +105,8 @@ struct UsSignLocator {
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
     }
 
-    /// Paper where chroma is near neutral and luma (the 2 × 2 mean when `factor` is 2) is bright, and brighter than the
-    /// scene around it.
+    /// Paper where chroma is near neutral and luma (the 2 × 2 mean when `factor` is 2) is bright, and brighter than
+    /// the scene around it.
     private mutating func buildPaperMask(planes: YUVPlanes, width: Int, height: Int, factor: Int) {
         if mask.count < width * height {
             mask = [UInt8](repeating: 0, count: width * height)
@@ -248,7 +251,9 @@ struct UsSignLocator {
     /// (the margins beside the letters are paper), so most rows span ``minimumRowSpan`` of the width. Blobs, discs,
     /// cars and windows narrow towards their top and bottom or break up. The rows are the component's own (not the
     /// trimmed plate's), so that the thin caps of an ellipse count against it.
-    private func rowsSpanThePlate(_ plate: MaskComponent, of component: MaskComponent, label: Int32, width: Int) -> Bool {
+    private func rowsSpanThePlate(
+        _ plate: MaskComponent, of component: MaskComponent, label: Int32, width: Int
+    ) -> Bool {
         let firstRow = component.minY + component.height / 20
         let lastRow = component.maxY - component.height / 20
         guard lastRow > firstRow else { return false }
