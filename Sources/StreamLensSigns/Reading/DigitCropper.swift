@@ -89,14 +89,11 @@ struct DigitCropper {
         planes: YUVPlanes, candidate: RingCandidate, variant: DiscVariant = .standard
     ) -> CropOutcome {
         let size = Self.canvasSize
-        let radiusX = candidate.innerRadiusX * variant.innerRadiusShare
-        let radiusY = candidate.innerRadiusY * variant.innerRadiusShare
-        guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
-            candidate.centerX + radiusX <= Double(planes.width - 2),
-            candidate.centerY + radiusY <= Double(planes.height - 2)
-        else { return .rejected(.outsideFrame) }
-        let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
-        guard usableCount > size * size / 3 else { return .rejected(.lowContrast) }
+        let usableCount: Int
+        switch cutOutDisc(planes: planes, candidate: candidate, innerRadiusShare: variant.innerRadiusShare) {
+        case .success(let count): usableCount = count
+        case .failure(let rejection): return .rejected(rejection)
+        }
         fillHistogram()
         let rawSpread =
             histogram.percentile(total: usableCount, share: 0.97) - histogram.percentile(total: usableCount, share: 0.03)
@@ -140,14 +137,10 @@ struct DigitCropper {
     /// ring is too close to the frame edge or its inside is mostly red.
     mutating func prepareClassifierImage(planes: YUVPlanes, candidate: RingCandidate) -> Bool {
         let size = Self.canvasSize
-        let radiusX = candidate.innerRadiusX * Self.standardInnerRadiusShare
-        let radiusY = candidate.innerRadiusY * Self.standardInnerRadiusShare
-        guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
-            candidate.centerX + radiusX <= Double(planes.width - 2),
-            candidate.centerY + radiusY <= Double(planes.height - 2)
+        guard
+            case .success(let usableCount) = cutOutDisc(
+                planes: planes, candidate: candidate, innerRadiusShare: Self.standardInnerRadiusShare)
         else { return false }
-        let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
-        guard usableCount > size * size / 3 else { return false }
         flattenIllumination()
         fillHistogram()
         let dark = histogram.percentile(total: usableCount, share: 0.03)
@@ -160,6 +153,22 @@ struct DigitCropper {
     }
 
     // MARK: - Steps
+
+    /// The disc inside `innerRadiusShare` of `candidate`'s ring, cut out into the canvas: how many of its samples are
+    /// usable (not ring red), or why it cannot be read — too close to the frame edge, or mostly red.
+    private mutating func cutOutDisc(
+        planes: YUVPlanes, candidate: RingCandidate, innerRadiusShare: Double
+    ) -> Result<Int, CropRejection> {
+        let radiusX = candidate.innerRadiusX * innerRadiusShare
+        let radiusY = candidate.innerRadiusY * innerRadiusShare
+        guard candidate.centerX - radiusX >= 0, candidate.centerY - radiusY >= 0,
+            candidate.centerX + radiusX <= Double(planes.width - 2),
+            candidate.centerY + radiusY <= Double(planes.height - 2)
+        else { return .failure(.outsideFrame) }
+        let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
+        guard usableCount > Self.canvasSize * Self.canvasSize / 3 else { return .failure(.lowContrast) }
+        return .success(usableCount)
+    }
 
     /// Resamples the disc onto the canvas and marks the usable samples; returns how many there are.
     private mutating func cutOut(planes: YUVPlanes, candidate: RingCandidate, radiusX: Double, radiusY: Double) -> Int {

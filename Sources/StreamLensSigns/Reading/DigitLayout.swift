@@ -31,7 +31,7 @@ struct DigitLayout: Equatable, Sendable {
 }
 
 /// Why a ring was not passed to OCR.
-enum CropRejection: Equatable, Sendable {
+enum CropRejection: Error, Equatable, Sendable {
     /// The ring is too close to the frame edge to cut out its inside.
     case outsideFrame
     /// The inside has too little contrast to hold dark digits on a bright disc.
