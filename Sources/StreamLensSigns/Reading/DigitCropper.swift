@@ -454,40 +454,27 @@ struct DigitCropper {
     /// `white`.
     private mutating func writeOCRImage(black: Int, white: Int) {
         let size = Self.canvasSize
-        var top = size
-        var bottom = 0
-        for digit in digits {
-            top = min(top, digit.blob.minY)
-            bottom = max(bottom, digit.blob.maxY)
-        }
-        top = max(0, top - 1)
-        bottom = min(size - 1, bottom + 1)
-        let bandHeight = bottom - top + 1
-        let gap = max(3, bandHeight / 5)
-        let margin = max(6, bandHeight / 3)
-        var width = 2 * margin + gap * (digits.count - 1)
-        for digit in digits { width += min(size - 1, digit.blob.maxX + 1) - max(0, digit.blob.minX - 1) + 1 }
-        ocrWidth = width
-        ocrHeight = bandHeight + 2 * margin
+        let layout = OCRPictureLayout(digits: digits, canvasWidth: size, rows: 0...(size - 1))
+        ocrWidth = layout.width
+        ocrHeight = layout.height
         ocrImage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: ocrWidth * ocrHeight) }
         let span = Double(max(1, white - black))
-        var column = margin
+        var column = layout.margin
         for digit in digits {
-            let left = max(0, digit.blob.minX - 1)
-            let right = min(size - 1, digit.blob.maxX + 1)
-            for sourceY in top...bottom {
-                for sourceX in left...right {
+            let columns = layout.sourceColumns(of: digit.blob)
+            for sourceY in layout.sourceRows {
+                for sourceX in columns {
                     let index = sourceY * size + sourceX
                     let label = glyph(at: index)
                     guard label <= 0 || label == digit.label, usable[index] else { continue }
                     // An edge sample beside another digit's ink is that digit's anti-aliasing, not this one's.
                     if label <= 0 && bordersOtherDigit(index, digit.label) { continue }
                     let stretched = (Double(luma[index]) - Double(black)) * 255 / span
-                    ocrImage[(margin + sourceY - top) * ocrWidth + column + sourceX - left] =
-                        UInt8(max(0, min(255, stretched)).rounded())
+                    ocrImage[(layout.margin + sourceY - layout.sourceRows.lowerBound) * ocrWidth + column + sourceX
+                        - columns.lowerBound] = UInt8(max(0, min(255, stretched)).rounded())
                 }
             }
-            column += right - left + 1 + gap
+            column += columns.count + layout.gap
         }
     }
 

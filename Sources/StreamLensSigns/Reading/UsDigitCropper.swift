@@ -174,38 +174,26 @@ struct UsDigitCropper {
     /// with gaps of a fifth of the digit height and a margin of a third, luma stretched from `black` to `white`.
     private mutating func writeOCRImage(black: Int, white: Int) {
         let width = Self.canvasWidth
-        var top = Self.canvasHeight
-        var bottom = 0
-        for digit in digits {
-            top = min(top, digit.blob.minY)
-            bottom = max(bottom, digit.blob.maxY)
-        }
-        top = max(Self.zoneTopRow, top - 1)
-        bottom = min(Self.canvasHeight - 1, bottom + 1)
-        let bandHeight = bottom - top + 1
-        let gap = max(3, bandHeight / 5)
-        let margin = max(6, bandHeight / 3)
-        var imageWidth = 2 * margin + gap * (digits.count - 1)
-        for digit in digits { imageWidth += min(width - 1, digit.blob.maxX + 1) - max(0, digit.blob.minX - 1) + 1 }
-        ocrWidth = imageWidth
-        ocrHeight = bandHeight + 2 * margin
+        let layout = OCRPictureLayout(
+            digits: digits, canvasWidth: width, rows: Self.zoneTopRow...(Self.canvasHeight - 1))
+        ocrWidth = layout.width
+        ocrHeight = layout.height
         ocrImage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: ocrWidth * ocrHeight) }
         let span = Double(max(1, white - black))
-        var column = margin
+        var column = layout.margin
         for digit in digits {
-            let left = max(0, digit.blob.minX - 1)
-            let right = min(width - 1, digit.blob.maxX + 1)
-            for sourceY in top...bottom {
-                for sourceX in left...right {
+            let columns = layout.sourceColumns(of: digit.blob)
+            for sourceY in layout.sourceRows {
+                for sourceX in columns {
                     let index = sourceY * width + sourceX
                     let label = labeler.labels[index]
                     guard label <= 0 || label == digit.label else { continue }
                     let stretched = (Double(luma[index]) - Double(black)) * 255 / span
-                    ocrImage[(margin + sourceY - top) * ocrWidth + column + sourceX - left] =
-                        UInt8(max(0, min(255, stretched)).rounded())
+                    ocrImage[(layout.margin + sourceY - layout.sourceRows.lowerBound) * ocrWidth + column + sourceX
+                        - columns.lowerBound] = UInt8(max(0, min(255, stretched)).rounded())
                 }
             }
-            column += right - left + 1 + gap
+            column += columns.count + layout.gap
         }
     }
 }
