@@ -8,6 +8,7 @@
 # (default <repo>/.media-cache/gtsrb): crops/ (PNG cut-outs, crops.json with source path and sha256 of each photo)
 # and clips/{dev,heldout}/ (raw I420 clips + testset.json, read by SpeedLimitRealPhotoTests). About 4 GB.
 set -euo pipefail
+script_name=make-real-sign-set
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 gtsrb=${1:-${STREAMLENS_GTSRB_GIT:-}}
@@ -16,6 +17,7 @@ output=${STREAMLENS_REAL_SIGN_SET:-$repo/.media-cache/gtsrb}
 venv=${STREAMLENS_SIGN_VENV:-$repo/.media-cache/venv-signs}
 generator="$repo/scripts/make-real-sign-set.py"
 requirements=(numpy==2.4.6 pillow==13.0.0)
+source "$repo/scripts/lib/sign-set-common.sh"
 
 if [[ -z "$gtsrb" ]]; then
     echo "make-real-sign-set: no GTSRB copy given: pass its git directory (see MEDIA.md, 'Real sign photographs')" >&2
@@ -32,14 +34,8 @@ fi
 
 stamp=$( (cat "$generator" "$repo/scripts/i420.py"; printf '%s\n' "${requirements[@]}";
     git --git-dir "$gtsrb" rev-parse HEAD; sha256sum "$media/bikes-1080p.mp4" "$media/vtest.avi" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)
-if [[ -f "$output/clips/heldout/testset.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
-    echo "make-real-sign-set: $output is up to date"
-    exit 0
-fi
-if [[ ! -x "$venv/bin/python" ]]; then
-    python3 -m venv "$venv" || { echo "make-real-sign-set: cannot create a virtual environment: install python3-venv" >&2; exit 1; }
-fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${requirements[@]}"
+exit_if_current "$output" "$output/clips/heldout/testset.json" "$stamp"
+prepare_venv "$venv" "${requirements[@]}"
 
 rm -rf "$output"
 mkdir -p "$output"

@@ -7,6 +7,7 @@
 # The set (about 400 MB of raw I420 clips plus testset.json) goes to $STREAMLENS_SIGN_TESTSET
 # (default <repo>/.media-cache/sign-testset) and is rebuilt only when the generator changes.
 set -euo pipefail
+script_name=make-sign-testset
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 media=${STREAMLENS_MEDIA:-$repo/.media-cache/media}
@@ -15,6 +16,7 @@ venv=${STREAMLENS_SIGN_VENV:-$repo/.media-cache/venv-signs}
 generator="$repo/scripts/make-sign-testset.py"
 # Pinned so that every machine renders the same pixels.
 requirements=(numpy==2.4.6 pillow==13.0.0 CairoSVG==2.9.1)
+source "$repo/scripts/lib/sign-set-common.sh"
 
 if [[ ! -f "$media/bikes.mp4" || ! -f "$media/signs/josm/maxspeed.svg" ]]; then
     echo "make-sign-testset: no media in $media: run scripts/fetch-media.sh first" >&2
@@ -26,18 +28,8 @@ media_digest() {
     (cd "$media" && find bikes.mp4 signs fonts scenetext -type f 2>/dev/null | LC_ALL=C sort | xargs sha256sum)
 }
 stamp=$( (cat "$generator" "$repo/scripts/i420.py"; printf '%s\n' "${requirements[@]}"; media_digest) | sha256sum | cut -d' ' -f1)
-if [[ -f "$output/testset.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
-    echo "make-sign-testset: $output is up to date"
-    exit 0
-fi
-
-if [[ ! -x "$venv/bin/python" ]]; then
-    python3 -m venv "$venv" || {
-        echo "make-sign-testset: cannot create a Python virtual environment: install python3-venv" >&2
-        exit 1
-    }
-fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${requirements[@]}"
+exit_if_current "$output" "$output/testset.json" "$stamp"
+prepare_venv "$venv" "${requirements[@]}"
 
 rm -rf "$output"
 mkdir -p "$output"

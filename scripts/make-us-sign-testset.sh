@@ -8,6 +8,7 @@
 # $STREAMLENS_US_SIGN_TESTSET (default <repo>/.media-cache/us-sign-testset) and is rebuilt only when a generator,
 # the package pins or the media change.
 set -euo pipefail
+script_name=make-us-sign-testset
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 media=${STREAMLENS_MEDIA:-$repo/.media-cache/media}
@@ -16,6 +17,7 @@ venv=${STREAMLENS_SIGN_VENV:-$repo/.media-cache/venv-signs}
 generator="$repo/scripts/make-us-sign-testset.py"
 # The same pins as make-sign-testset.sh: both sets render with the same packages.
 requirements=(numpy==2.4.6 pillow==13.0.0 CairoSVG==2.9.1)
+source "$repo/scripts/lib/sign-set-common.sh"
 
 if [[ ! -f "$media/bikes.mp4" || ! -f "$media/fonts/RG2014E.ttf" || ! -f "$media/signs/josm/maxspeed.svg" ]]; then
     echo "make-us-sign-testset: no media in $media: run scripts/fetch-media.sh first" >&2
@@ -27,18 +29,8 @@ media_digest() {
 }
 stamp=$( (cat "$generator" "$repo/scripts/make-sign-testset.py" "$repo/scripts/i420.py"
     printf '%s\n' "${requirements[@]}"; media_digest) | sha256sum | cut -d' ' -f1)
-if [[ -f "$output/testset.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
-    echo "make-us-sign-testset: $output is up to date"
-    exit 0
-fi
-
-if [[ ! -x "$venv/bin/python" ]]; then
-    python3 -m venv "$venv" || {
-        echo "make-us-sign-testset: cannot create a Python virtual environment: install python3-venv" >&2
-        exit 1
-    }
-fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${requirements[@]}"
+exit_if_current "$output" "$output/testset.json" "$stamp"
+prepare_venv "$venv" "${requirements[@]}"
 
 rm -rf "$output"
 mkdir -p "$output"

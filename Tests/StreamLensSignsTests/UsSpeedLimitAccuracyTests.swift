@@ -16,7 +16,8 @@ struct UsSpeedLimitAccuracyTests {
         let timings = OCRTimings(capacity: 8192)
         var clips: [SpeedLimitAccuracyTests.ClipOutcome] = []
         for clip in set.clips {
-            let events = try UsSignTestSet.usEvents(of: clip, in: set, poolingTimingsInto: timings)
+            let events = try set.speedLimitEvents(
+                of: clip, configuration: UsSignTestSet.configuration, poolingTimingsInto: timings)
             clips.append(SpeedLimitAccuracyTests.score(
                 clip: clip, events: events, countedSize: countedSize, countedSeconds: countedSeconds))
         }
@@ -67,7 +68,8 @@ struct UsSpeedLimitAccuracyTests {
                 guard roundSigns % 4 == 1 else { continue }
             }
             clipCount += 1
-            let events = try UsSignTestSet.usEvents(of: clip, in: set, poolingTimingsInto: timings)
+            let events = try set.speedLimitEvents(
+                of: clip, configuration: UsSignTestSet.configuration, poolingTimingsInto: timings)
             if !events.isEmpty { clipsWithEvents.append("\(clip.name): \(events.map { $0.value })") }
         }
         print("EU set in US mode: \(clipCount) clips, OCR reads \(timings.summary().count), "

@@ -58,7 +58,7 @@ struct SignTestSet: Decodable {
     enum LoadError: Error, CustomStringConvertible {
         case missing(String)
         case outdated(found: Int, expected: Int, folder: String)
-        case generatorFailed(String)
+        case generatorFailed(script: String, message: String)
 
         var description: String {
             switch self {
@@ -67,8 +67,8 @@ struct SignTestSet: Decodable {
             case .outdated(let found, let expected, let folder):
                 "sign test set in \(folder) is version \(found), tests expect \(expected): run the script that made it "
                     + "(scripts/make-sign-testset.sh or scripts/make-real-sign-set.sh)"
-            case .generatorFailed(let message):
-                "scripts/make-sign-testset.sh failed: \(message)"
+            case .generatorFailed(let script, let message):
+                "\(script) failed: \(message)"
             }
         }
     }
@@ -80,12 +80,13 @@ struct SignTestSet: Decodable {
         return try load()
     }
 
-    private static func runGenerator() throws {
-        let script = repository.appendingPathComponent("scripts/make-sign-testset.sh").path
-        guard FileManager.default.fileExists(atPath: script) else { return }
+    /// Runs the set's script (repository-relative path), which returns at once when its set is current.
+    static func runGenerator(_ script: String = "scripts/make-sign-testset.sh") throws {
+        let path = repository.appendingPathComponent(script).path
+        guard FileManager.default.fileExists(atPath: path) else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script]
+        process.arguments = [path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -94,7 +95,8 @@ struct SignTestSet: Decodable {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-            throw LoadError.generatorFailed(lines.last.map(String.init) ?? "exit \(process.terminationStatus)")
+            throw LoadError.generatorFailed(
+                script: script, message: lines.last.map(String.init) ?? "exit \(process.terminationStatus)")
         }
     }
 
@@ -114,11 +116,14 @@ struct SignTestSet: Decodable {
         return set
     }
 
-    /// Runs a fresh ``SpeedLimitStage`` (default configuration) over every frame of `clip`; returns the events it
-    /// wrote and adds its OCR durations to `timings`.
-    func speedLimitEvents(of clip: Clip, poolingTimingsInto timings: OCRTimings) throws -> [SpeedLimitEvent] {
+    /// Runs a fresh ``SpeedLimitStage`` (the European profile unless `configuration` says otherwise) over every
+    /// frame of `clip`; returns the events it wrote and adds its OCR durations to `timings`.
+    func speedLimitEvents(
+        of clip: Clip, configuration: SpeedLimitConfiguration = SpeedLimitConfiguration(),
+        poolingTimingsInto timings: OCRTimings
+    ) throws -> [SpeedLimitEvent] {
         let capture = try EventCapture()
-        let stage = SpeedLimitStage(events: capture.log)
+        let stage = SpeedLimitStage(configuration: configuration, events: capture.log)
         var lastPTS = Duration.zero
         try forEachFrame(of: clip) { frame in
             _ = try stage.analyze(frame)

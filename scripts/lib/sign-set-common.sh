@@ -1,0 +1,26 @@
+# Shared by the scripts that build sign test sets (make-sign-testset.sh, make-us-sign-testset.sh,
+# make-real-sign-set.sh): the "is it current?" check and the private Python environment they render with.
+# Source it after setting `script_name` (for messages); it defines functions only.
+
+# Exits the calling script with success when `manifest` exists and `folder/.stamp` holds `stamp`.
+exit_if_current() {
+    local folder=$1 manifest=$2 stamp=$3
+    if [[ -f "$manifest" && "$(cat "$folder/.stamp" 2>/dev/null)" == "$stamp" ]]; then
+        echo "$script_name: $folder is up to date"
+        exit 0
+    fi
+}
+
+# Creates the virtual environment `venv` when missing and installs the pinned `requirements` into it (pip returns
+# at once when they are already there).
+prepare_venv() {
+    local venv=$1
+    shift
+    if [[ ! -x "$venv/bin/python" ]]; then
+        python3 -m venv "$venv" || {
+            echo "$script_name: cannot create a Python virtual environment in $venv: install python3-venv" >&2
+            exit 1
+        }
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
+}
