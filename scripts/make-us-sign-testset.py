@@ -7,7 +7,8 @@ the Roadgeek 2014 fonts (fonts-roadgeek, MIT: digital versions of the FHWA highw
 are pasted into real bikes.mp4 frames the way the EU set does it (make-sign-testset.py supplies the placement,
 lighting, blur and camera round trip): approaching, drifting, squeezed, dimmed, shadowed, backlit, blurred. Values
 15…75 in steps of 5, three rounds in other fonts and looks, sizes 24…150 px (sign height), plus distractors:
-white rectangular signs whose text is no speed limit (words only, "WEIGHT LIMIT 10 TONS", "NO PARKING 8 AM 6 PM")
+white rectangular signs whose text is no speed limit (words only, "WEIGHT LIMIT 10 TONS", "NO PARKING 8 AM 6 PM",
+"MINIMUM SPEED 40" laid out like R2-1)
 and European round signs. Everything derives from one seed.
 
 Output: `<clip>.i420` per clip and `testset.json` in the format of the EU set (Tests/StreamLensSignsTests reads
@@ -24,7 +25,7 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 SEED = 20261123
 US_VALUES = list(range(15, 76, 5))
 ROUNDS = 3
@@ -113,6 +114,9 @@ DISTRACTOR_PLATES = {
     "no_turn_on_red": [("NO", 0.12, 0.18), ("TURN", 0.4, 0.18), ("ON RED", 0.68, 0.18)],
     "keep_right": [("KEEP", 0.2, 0.22), ("RIGHT", 0.58, 0.22)],
     "blank_plate": [],
+    # R2-4: laid out like R2-1, a valid US value in the same place; only the words say it is no limit.
+    "minimum_speed_40": [("MINIMUM", 0.10, 0.133), ("SPEED", 0.31, 0.133), ("40", 0.53, 0.333)],
+    "minimum_speed_45": [("MINIMUM", 0.10, 0.133), ("SPEED", 0.31, 0.133), ("45", 0.53, 0.333)],
 }
 
 

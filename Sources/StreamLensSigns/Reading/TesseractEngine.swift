@@ -18,6 +18,8 @@ final class TesseractEngine {
     static let whitelist = "0123456789OSBIl"
 
     private let handle: OpaquePointer
+    /// What ``read(gray:width:height:bytesPerRow:)`` may output.
+    private let whitelist: String
 
     /// Folders searched for `eng.traineddata` when no path is given: `TESSDATA_PREFIX`, then Debian 12's
     /// tesseract-ocr-eng location, then older and other layouts.
@@ -64,6 +66,7 @@ final class TesseractEngine {
         _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", whitelist)
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
         self.handle = handle
+        self.whitelist = whitelist
     }
 
     deinit {
@@ -74,8 +77,29 @@ final class TesseractEngine {
     /// Reads an 8-bit grey image (`width` × `height`, `bytesPerRow` apart): the text with whitespace removed and
     /// Tesseract's mean confidence (0…1).
     func read(gray: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) -> (text: String, confidence: Double) {
+        recognise(gray: gray, width: width, height: height, bytesPerRow: bytesPerRow)
+    }
+
+    /// Capital letters a sign's words may hold.
+    static let wordsWhitelist = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+    /// Reads a block of capital words (one or more lines, e.g. "SPEED" over "LIMIT") in an 8-bit grey image; the
+    /// engine returns to reading single lines of digits afterwards.
+    func readWords(gray: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) -> (text: String, confidence: Double) {
+        _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", Self.wordsWhitelist)
+        _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
+        TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
+        defer {
+            _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "1")
+            _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", whitelist)
+            TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
+        }
+        return recognise(gray: gray, width: width, height: height, bytesPerRow: bytesPerRow)
+    }
+
+    private func recognise(gray: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) -> (text: String, confidence: Double) {
         TessBaseAPISetImage(handle, gray, Int32(width), Int32(height), 1, Int32(bytesPerRow))
-        // The crop is normalized to digits about 40 px high, which is what Tesseract expects at 300 dpi.
+        // Pictures are normalized to characters 30–40 px high, which is what Tesseract expects at 300 dpi.
         TessBaseAPISetSourceResolution(handle, 300)
         guard let cText = TessBaseAPIGetUTF8Text(handle) else { return ("", 0) }
         defer { TessDeleteText(cText) }

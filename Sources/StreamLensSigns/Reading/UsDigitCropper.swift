@@ -85,23 +85,9 @@ struct UsDigitCropper {
             let sourceY = plate.y + (Double(y) + 0.5) * stepY - 0.5
             for x in 0..<Self.canvasWidth {
                 let sourceX = plate.x + (Double(x) + 0.5) * stepX - 0.5
-                luma[y * Self.canvasWidth + x] = UInt8(Self.bilinear(plane, x: sourceX, y: sourceY).rounded())
+                luma[y * Self.canvasWidth + x] = UInt8(plane.bilinear(x: sourceX, y: sourceY).rounded())
             }
         }
-    }
-
-    private static func bilinear(_ plane: Plane, x: Double, y: Double) -> Double {
-        let x = min(max(x, 0), Double(plane.width - 1))
-        let y = min(max(y, 0), Double(plane.height - 1))
-        let column0 = Int(x)
-        let row0 = Int(y)
-        let column1 = min(column0 + 1, plane.width - 1)
-        let row1 = min(row0 + 1, plane.height - 1)
-        let weightX = x - Double(column0)
-        let weightY = y - Double(row0)
-        let top = Double(plane[column0, row0]) * (1 - weightX) + Double(plane[column1, row0]) * weightX
-        let bottom = Double(plane[column0, row1]) * (1 - weightX) + Double(plane[column1, row1]) * weightX
-        return top * (1 - weightY) + bottom * weightY
     }
 
     /// Sorts the ink blobs of the number zone into border remains, digits and other marks; keeps the digits.

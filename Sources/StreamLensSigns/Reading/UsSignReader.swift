@@ -1,7 +1,8 @@
 import StreamLensCore
 
 /// The US half of the reader: white "SPEED LIMIT" plates (``UsSignLocator``) → their number (``UsDigitCropper``) →
-/// Tesseract → the profile's values. It turns a frame into the same ``SignSighting``s as the red-ring path, so
+/// Tesseract → the profile's values → the words above the number (``UsPlateWords``: "MINIMUM SPEED" rules a plate
+/// out). It turns a frame into the same ``SignSighting``s as the red-ring path, so
 /// tracking, voting, events and the current limit are shared by both.
 ///
 /// ## Thread Safety
@@ -10,6 +11,11 @@ import StreamLensCore
 final class UsSignReader {
     private var locator = UsSignLocator()
     private var cropper = UsDigitCropper()
+    private var words = UsPlateWordsPicture()
+    /// Plates (boxes) whose words read "SPEED LIMIT" in the last analysed frame: a plate that overlaps one is the
+    /// same sign and is not read again. A plate whose words say otherwise is ruled out by its track instead.
+    private var speedLimitPlates: [BoundingBox] = []
+    private var nextSpeedLimitPlates: [BoundingBox] = []
 
     /// Candidates the locator may hand over per frame.
     var maximumCandidates: Int { locator.maximumCandidates }
@@ -26,6 +32,7 @@ final class UsSignReader {
         for candidate in locator.candidates {
             let box = candidate.box
             var reading: SpeedReading?
+            var ruledOut = false
             if wantsRead(box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
                 let engine = try startedEngine()
                 let started = clock.now()
@@ -34,14 +41,43 @@ final class UsSignReader {
                         gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
                         bytesPerRow: cropper.ocrWidth)
                 }
-                timings.record(clock.now() - started)
                 if confidence >= configuration.minimumConfidence {
                     reading = SpeedTextInterpreter.interpret(
                         text: text, confidence: confidence, layout: layout, profile: configuration.profile)
                 }
+                // The words are read only when the number made a limit (R2-4 "MINIMUM SPEED 40" has a valid
+                // value), on plates large enough to show them, once per plate while it stays in view.
+                if reading != nil, candidate.plate.height >= UsPlateWordsPicture.minimumPlateHeight {
+                    if speedLimitPlates.contains(where: { $0.intersectionOverUnion(box) >= 0.3 }) {
+                        nextSpeedLimitPlates.append(box)
+                    } else {
+                        switch readWords(frame: frame, plate: candidate.plate, engine: engine) {
+                        case .speedLimit: nextSpeedLimitPlates.append(box)
+                        case .otherWords:
+                            ruledOut = true
+                            reading = nil
+                        case .unreadable: break
+                        }
+                    }
+                }
+                timings.record(clock.now() - started)
             }
             sightings.append(
-                SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
+                SignSighting(
+                    analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading,
+                    ruledOut: ruledOut))
         }
+        swap(&speedLimitPlates, &nextSpeedLimitPlates)
+        nextSpeedLimitPlates.removeAll(keepingCapacity: true)
+    }
+
+    /// What the words above the number say. A plate too small or blurred to tell is not ruled out (its number
+    /// still has to win the vote).
+    private func readWords(frame: AnalysisFrame, plate: BoundingBox, engine: TesseractEngine) -> UsPlateWords {
+        words.prepare(luma: frame.planes.y, plate: plate)
+        let (text, confidence) = words.image.withUnsafeBufferPointer {
+            engine.readWords(gray: $0.baseAddress!, width: words.width, height: words.height, bytesPerRow: words.width)
+        }
+        return UsPlateWords.judge(text: text, confidence: confidence)
     }
 }

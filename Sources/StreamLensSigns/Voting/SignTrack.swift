@@ -24,6 +24,9 @@ struct SignTrack: Sendable {
     var framesMissed = 0
     /// Valid reads above the confidence threshold, oldest first, at most the tracker's limit.
     private(set) var reads: [SpeedReading] = []
+    /// A sighting showed the sign is no speed limit (its words say so): its reads are dropped and no more are taken,
+    /// so the vote never confirms it, however clearly its number was read in other frames.
+    private(set) var isRuledOut = false
     /// Stream time at which the vote first confirmed a value (orders signs for the current limit).
     var confirmedAt: Duration?
 
@@ -39,18 +42,24 @@ struct SignTrack: Sendable {
         reads.reserveCapacity(readCapacity)
     }
 
-    mutating func record(pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, reading: SpeedReading?) {
+    mutating func record(
+        pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, reading: SpeedReading?, ruledOut: Bool = false
+    ) {
         lastSeen = pts
         lastAnalysisBox = analysisBox
         lastSourceBox = sourceBox
         if sourceBox.area > largestSourceBox.area { largestSourceBox = sourceBox }
         sightings += 1
         if reading != nil, sourceBox.area > largestReadSourceBox?.area ?? 0 { largestReadSourceBox = sourceBox }
-        if let reading, reads.count < maximumReads { reads.append(reading) }
+        if ruledOut {
+            isRuledOut = true
+            reads.removeAll()
+        }
+        if let reading, wantsReads { reads.append(reading) }
     }
 
-    /// Whether another read would still count (the read list is not full).
-    var wantsReads: Bool { reads.count < maximumReads }
+    /// Whether another read would still count (the read list is not full and the sign was not ruled out).
+    var wantsReads: Bool { !isRuledOut && reads.count < maximumReads }
 
     /// Whether `point` lies inside the latest box (analysis pixels).
     func lastSeenBoxContains(_ point: (x: Double, y: Double)) -> Bool {

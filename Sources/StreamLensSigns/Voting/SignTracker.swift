@@ -5,6 +5,8 @@ struct SignSighting: Sendable {
     var analysisBox: BoundingBox
     var sourceBox: BoundingBox
     var reading: SpeedReading?
+    /// The sign's own words say it is no speed limit (a US "MINIMUM SPEED" plate): its track never confirms.
+    var ruledOut = false
 }
 
 /// Follows signs across analysed frames: associates each sighting with the track of the same physical sign (nearest
@@ -52,7 +54,7 @@ struct SignTracker {
                 claimed[index] = true
                 openTracks[index].record(
                     pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    reading: sighting.reading)
+                    reading: sighting.reading, ruledOut: sighting.ruledOut)
             } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
                 // The same sign seen twice in one frame (its ring's inner and outer edge, or two cues): one sign, one
                 // track — a second track would write a second event.
@@ -63,7 +65,7 @@ struct SignTracker {
                     readCapacity: maximumReads)
                 track.record(
                     pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    reading: sighting.reading)
+                    reading: sighting.reading, ruledOut: sighting.ruledOut)
                 nextID += 1
                 openTracks.append(track)
                 claimed.append(true)

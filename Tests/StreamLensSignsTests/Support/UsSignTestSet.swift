@@ -6,7 +6,7 @@ import StreamLensCore
 /// ``SignTestSet`` in its own folder, from its own generator.
 enum UsSignTestSet {
     /// Bump together with GENERATOR_VERSION in scripts/make-us-sign-testset.py.
-    static let expectedGeneratorVersion = 1
+    static let expectedGeneratorVersion = 2
 
     /// `STREAMLENS_US_SIGN_TESTSET`, else `<repo>/.media-cache/us-sign-testset`.
     static var folder: String {
