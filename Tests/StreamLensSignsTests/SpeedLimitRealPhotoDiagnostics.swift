@@ -6,9 +6,11 @@ import Testing
 
 /// Where the reader loses real signs, step by step (located? cropped? read?), on the real-photo set's `dev` split.
 /// A development aid: runs only with `STREAMLENS_SIGN_DIAGNOSE=1` and asserts nothing about recall.
+/// `STREAMLENS_SIGN_DIAGNOSE=stage` reads each candidate as the stage does (early stop, at most 3 OCR calls) and adds
+/// Tesseract calls and OCR time per candidate.
 struct SpeedLimitRealPhotoDiagnostics {
-    static let enabled = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"] == "1"
-        && SpeedLimitRealPhotoTests.isPresent
+    static let mode = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"]
+    static let enabled = (mode == "1" || mode == "stage") && SpeedLimitRealPhotoTests.isPresent
 
     @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=1 (and build the real-photo set) to run"))
     func stepsPerSign() throws {
@@ -16,13 +18,20 @@ struct SpeedLimitRealPhotoDiagnostics {
             folder: SpeedLimitRealPhotoTests.folder, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
         let engine = try TesseractEngine()
         var totals: [String: Int] = [:]
+        var ocrCalls: [Int] = []
+        var ocrDurations: [Duration] = []
         for clip in set.clips where clip.kind == "sign" {
             guard let sign = clip.signs.first else { continue }
             var locator = RedRingLocator()
             // Every variant is tried (no early stop) so the figures show what each one adds.
             var reader = DiscReader(maximumOCRCalls: DiscVariant.tried.count)
-            reader.vote = VariantVote(settlingConfidence: 1.01)
-            reader.triesEveryVariant = true
+            if Self.mode == "stage" {
+                reader = DiscReader()
+                reader.restoresZeroFromShape = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_NO_ZERO_SHAPE"] != "1"
+            } else {
+                reader.vote = VariantVote(settlingConfidence: 1.01)
+                reader.triesEveryVariant = true
+            }
             let configuration = SpeedLimitConfiguration()
             var steps: [String] = []
             try set.forEachFrame(of: clip) { frame in
@@ -39,6 +48,10 @@ struct SpeedLimitRealPhotoDiagnostics {
                 let reading = reader.read(
                     planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
                     minimumConfidence: minimumConfidence)
+                if reader.lastOCRCalls > 0 {
+                    ocrCalls.append(reader.lastOCRCalls)
+                    ocrDurations.append(reader.lastOCRDuration)
+                }
                 var described: [String] = []
                 for (index, attempt) in reader.attempts.enumerated() {
                     if let text = attempt.text {
@@ -66,8 +79,19 @@ struct SpeedLimitRealPhotoDiagnostics {
                     else if reader.attempts.contains(where: { $0.text != nil }) { "read nothing" }
                     else { "rejected \(firstRejection.map { "\($0)" } ?? "?")" }
                 totals[step, default: 0] += 1
+                if let reading, reading.lastDigitFromShape { totals["\(step), last 0 from its shape", default: 0] += 1 }
             }
             print("\(clip.name): \(steps.joined(separator: " "))")
+        }
+        let calls = ocrCalls.sorted()
+        let durations = ocrDurations.sorted()
+        if !calls.isEmpty {
+            let mean = Double(calls.reduce(0, +)) / Double(calls.count)
+            let histogram = (1...DiscVariant.tried.count).map { n in "\(n):\(calls.filter { $0 == n }.count)" }
+            print(
+                "candidates read by Tesseract \(calls.count): calls per candidate mean \(String(format: "%.2f", mean)), "
+                    + "median \(calls[calls.count / 2]), histogram \(histogram.joined(separator: " ")); OCR per candidate "
+                    + "median \(String(format: "%.1f ms", durations[durations.count / 2].milliseconds))")
         }
         print(totals.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
     }

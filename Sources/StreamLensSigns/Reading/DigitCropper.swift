@@ -446,6 +446,11 @@ struct DigitCropper {
             layout.appendGlyph(
                 narrow: digits.count > 1 && width < 0.6 * Double(widest) && width < 0.45 * Double(digit.blob.height))
         }
+        if digits.count >= 2, let last = digits.last {
+            layout.lastGlyphLooksLikeZero = ZeroShape.matches(width: last.blob.width, height: last.blob.height) {
+                glyph(at: (last.blob.minY + $1) * size + last.blob.minX + $0) == last.label
+            }
+        }
         return .digits(layout)
     }
 

@@ -6,6 +6,8 @@ struct DigitLayout: Equatable, Sendable {
     private(set) var glyphCount = 0
     /// Bit `i` set: glyph `i` is a narrow stroke, as only a "1" is (at most three glyphs).
     private var narrowBits: UInt8 = 0
+    /// The last glyph has the shape of a "0" (``ZeroShape``): ink on all four sides, none in the middle.
+    var lastGlyphLooksLikeZero = false
 
     init(estimatedDigitCount: Int) {
         self.estimatedDigitCount = estimatedDigitCount

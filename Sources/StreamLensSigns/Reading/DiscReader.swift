@@ -26,6 +26,9 @@ struct DiscReader {
     var maximumOCRCalls: Int
     /// Reads every variant whatever the classifier says (diagnostics: what each variant would add).
     var triesEveryVariant = false
+    /// A last glyph shaped like a "0" turns an invalid read such as "59" into 50 (``ZeroShape``); off only to measure
+    /// what it adds.
+    var restoresZeroFromShape = true
     private var cropper = DigitCropper()
     private var reads: [SpeedReading] = []
     private var texts: [String] = []
@@ -40,6 +43,8 @@ struct DiscReader {
     private(set) var lastVerdict: SpeedDiscClassifier.Verdict?
     /// Time spent in Tesseract for the last candidate (all its variants).
     private(set) var lastOCRDuration: Duration = .zero
+    /// Tesseract calls made for the last candidate.
+    private(set) var lastOCRCalls = 0
     /// The variants tried for the last candidate, in order (for diagnostics).
     private(set) var attempts: [Attempt] = []
 
@@ -69,6 +74,7 @@ struct DiscReader {
         texts.removeAll(keepingCapacity: true)
         standardValue = nil
         lastOCRDuration = .zero
+        lastOCRCalls = 0
         lastVerdict = nil
         if let classifier, cropper.prepareClassifierImage(planes: planes, candidate: candidate) {
             lastVerdict = cropper.classifierImage.withUnsafeBufferPointer {
@@ -86,7 +92,7 @@ struct DiscReader {
                 }
             }
             let outcome = cropper.prepare(planes: planes, candidate: candidate, variant: variant)
-            guard case .digits(let layout) = outcome else {
+            guard case .digits(var layout) = outcome else {
                 attempts.append(Attempt(variant: variant, outcome: outcome, confidence: 0))
                 continue
             }
@@ -98,6 +104,7 @@ struct DiscReader {
                 continue
             }
             ocrCalls += 1
+            lastOCRCalls = ocrCalls
             let started = clock.now()
             let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
                 engine.read(
@@ -106,6 +113,7 @@ struct DiscReader {
             }
             lastOCRDuration += clock.now() - started
             readPictures.append((fingerprint, attempts.count))
+            if !restoresZeroFromShape { layout.lastGlyphLooksLikeZero = false }
             let reading = SpeedTextInterpreter.interpret(
                 text: text, confidence: confidence, layout: layout, profile: profile)
             if let reading { reads.append(reading) }

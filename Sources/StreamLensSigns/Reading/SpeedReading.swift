@@ -2,6 +2,8 @@
 public struct SpeedReading: Sendable, Equatable {
     public var value: Int
     public var confidence: Double
+    /// The last digit is a "0" because the glyph has its shape (``ZeroShape``), not because Tesseract read it so.
+    var lastDigitFromShape = false
 
     public init(value: Int, confidence: Double) {
         self.value = value
@@ -51,8 +53,18 @@ enum SpeedTextInterpreter {
             guard text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             digits = Array(text)
         }
+        // A soft "0" that Tesseract read as another digit ("59", "72"): the glyph's shape names it.
+        var lastDigitFromShape = false
+        if let layout, layout.glyphsAreDigits, layout.lastGlyphLooksLikeZero, digits.count >= 2, digits.last != "0",
+            let value = Int(String(digits)), !profile.allows(value)
+        {
+            digits[digits.count - 1] = "0"
+            lastDigitFromShape = true
+        }
         guard digits.first != "0", let value = Int(String(digits)), profile.allows(value) else { return nil }
-        return SpeedReading(value: value, confidence: confidence)
+        var reading = SpeedReading(value: value, confidence: confidence)
+        reading.lastDigitFromShape = lastDigitFromShape
+        return reading
     }
 
     /// Rebuilds the digits glyph by glyph: narrow glyphs are ones, wide glyphs take the read's other digits in order.

@@ -15,8 +15,15 @@ struct RecogniserAgreement: Sendable, Equatable {
     var classifierConfidence: Double
     /// Valid Tesseract reads of another value at least this confident contradict the classifier.
     var contradictionFloor: Double
+    /// A read whose last "0" comes from the glyph's shape (``ZeroShape``: Tesseract read another digit there) is
+    /// silenced by a classifier this sure of another value.
+    var shapeContradiction: Double
 
-    init(vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5) {
+    init(
+        vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
+        shapeContradiction: Double = 0.5
+    ) {
+        self.shapeContradiction = shapeContradiction
         self.vetoConfidence = vetoConfidence
         self.classifierConfidence = classifierConfidence
         self.contradictionFloor = contradictionFloor
@@ -44,6 +51,11 @@ struct RecogniserAgreement: Sendable, Equatable {
                 return nil
             }
             if !tesseract.standardVariantAgrees && verdict?.value != decision.value { return nil }
+            if decision.lastDigitFromShape, let verdict, let other = verdict.value, other != decision.value,
+                verdict.confidence >= shapeContradiction
+            {
+                return nil
+            }
             return decision
         }
         guard let verdict, let value = verdict.value,
