@@ -17,6 +17,11 @@ final class CircleFinder {
         var radius: Double
     }
 
+    /// Upper Canny threshold of the luma edges the circles are voted from (OpenCV's param1).
+    var edgeThreshold = 60.0
+    /// Votes a centre needs (OpenCV's param2): lower finds fainter and smaller circles, and more false ones.
+    var accumulatorThreshold = 14.0
+
     private let handle: OpaquePointer
     private var options = slcv_circle_options()
     private var found = [slcv_circle](repeating: slcv_circle(), count: 64)
@@ -38,10 +43,13 @@ final class CircleFinder {
 
     deinit { slcv_circle_finder_destroy(handle) }
 
-    /// Finds circles centred near `center` with radii from 0.55 to 1.25 × `radius` (luma pixels), searching only the
+    /// Finds circles centred near `center` with radii from 0.55 to 1.25 × `radius` (luma pixels; `radiusRange` sets
+    /// other factors), searching only the
     /// patch of ±1.6 radii around it, at half size when the radius exceeds 40 px. An OpenCV failure leaves
     /// ``circles`` empty: the candidate is then simply not confirmed, and a frame is not worth failing the run for.
-    func find(near center: (x: Double, y: Double), radius: Double, in luma: Plane) {
+    func find(
+        near center: (x: Double, y: Double), radius: Double, in luma: Plane, radiusRange: ClosedRange<Double> = 0.55...1.25
+    ) {
         circles.removeAll(keepingCapacity: true)
         let reach = 1.6 * radius
         let left = max(0, Int(center.x - reach))
@@ -50,8 +58,10 @@ final class CircleFinder {
         let bottom = min(luma.height, Int((center.y + reach).rounded(.up)))
         guard right - left >= 8, bottom - top >= 8 else { return }
         options.downscale = radius > 40 ? 2 : 1
-        options.min_radius = Float(0.55 * radius)
-        options.max_radius = Float(1.25 * radius)
+        options.min_radius = Float(max(2, radiusRange.lowerBound * radius))
+        options.max_radius = Float(radiusRange.upperBound * radius)
+        options.edge_threshold = edgeThreshold
+        options.accumulator_threshold = accumulatorThreshold
         var count: Int32 = 0
         let patch = luma.row(top) + left
         let status = found.withUnsafeMutableBufferPointer { found in

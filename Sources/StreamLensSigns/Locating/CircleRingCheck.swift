@@ -20,6 +20,9 @@ struct CircleRingCheck {
     var minimumInsideContrast = 4.0
     var minimumOutsideContrast = 2.0
     var minimumDirectionShare = 0.7
+    /// Smallest inner-to-outer edge ratio of the ring's band: below it the band is a disc, not a ring. A soft (blurred
+    /// or small) ring's band spreads inwards, so this cannot be much higher than a sharp ring's 0.74 minus the blur.
+    var minimumInnerShare = 0.4
 
     private static let directionCount = 16
     /// Radial steps of a tenth of the circle's radius, 0…1.5.
@@ -74,7 +77,7 @@ struct CircleRingCheck {
         let hueShift = meanU[peak] - insideU
         guard hueShift <= contrast / 2, hueShift >= -contrast else { return nil }
         let innerShare = (Double(inner) - 0.5) / (Double(outer) + 0.5)
-        guard innerShare >= 0.5, innerShare <= 0.92 else { return nil }
+        guard innerShare >= minimumInnerShare, innerShare <= 0.92 else { return nil }
         // Redder than the inside in most directions.
         var redDirections = 0
         for direction in 0..<Self.directionCount {

@@ -32,8 +32,8 @@ struct RedRingLocator {
     var minimumRedness = 12
     /// Dark, backlit and weathered rings are only faintly red: a sample this red (V − 128, red hue) also counts when
     /// it is ``minimumLocalRedness`` redder than the scene around it (the mean V over ``localWindowRadius`` samples).
-    var minimumFaintRedness = 5
-    var minimumLocalRedness = 4
+    var minimumFaintRedness = 3
+    var minimumLocalRedness = 3
     /// Half-size of the window for the scene's mean V, in chroma samples: wider than a ring near the camera.
     var localWindowRadius = 24
     /// Smallest ring diameter in luma pixels.
@@ -46,8 +46,12 @@ struct RedRingLocator {
     var maximumCentreRedness = 0.15
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
-    private var circleFinder = CircleFinder()
-    private var circleCheck = CircleRingCheck()
+    /// At most this many red regions per frame that do not trace a ring are searched for a luma circle (each search
+    /// is a Hough transform on a small patch).
+    var maximumShapeChecks = 8
+    /// Luma circle evidence and the relative-red ring test that confirm faintly red candidates.
+    var circleFinder = CircleFinder()
+    var circleCheck = CircleRingCheck()
 
     private var mask: [UInt8] = []
     /// Summed-area table of V − 128 ((width + 1) × (height + 1)), for the scene's local mean redness.
@@ -89,6 +93,7 @@ struct RedRingLocator {
                 minimumPixels: Int(minimumChromaDiameter * 1.5))
         }
         let maximumChromaDiameter = Double(height) * maximumDiameterShare
+        var shapeChecksLeft = maximumShapeChecks
         for component in labeler.components {
             let chromaWidth = Double(component.width)
             let chromaHeight = Double(component.height)
@@ -97,11 +102,17 @@ struct RedRingLocator {
             else { continue }
             guard let ring = geometry(of: component, width: width, height: height),
                 2 * max(ring.outerX, ring.outerY) >= minimumChromaDiameter,
-                2 * max(ring.outerX, ring.outerY) <= maximumChromaDiameter
-            else { continue }
-            let aspect = ring.outerX / ring.outerY
-            guard aspect > 0.55, aspect < 1.8 else { continue }
-            guard let coverage = ringCoverage(of: ring, width: width, height: height) else { continue }
+                2 * max(ring.outerX, ring.outerY) <= maximumChromaDiameter,
+                ring.outerX / ring.outerY > 0.55, ring.outerX / ring.outerY < 1.8,
+                let coverage = ringCoverage(of: ring, width: width, height: height)
+            else {
+                // Red too broken or too merged to trace a ring: luma may still show the sign's circle there.
+                if shapeChecksLeft > 0, let found = ringByShape(around: component, planes: planes) {
+                    candidates.append(found)
+                }
+                shapeChecksLeft -= 1
+                continue
+            }
             // Chroma sample i covers luma pixels 2i and 2i + 1: its centre is luma 2i + 1.
             let candidate = RingCandidate(
                 centerX: 2 * ring.centerX + 1, centerY: 2 * ring.centerY + 1,
@@ -117,6 +128,39 @@ struct RedRingLocator {
         // Largest (nearest) first: the tracker associates them in this order.
         candidates.sort { $0.diameter > $1.diameter }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
+    }
+
+    /// A ring found by shape where the red mask only shows pieces of one (a dark or backlit ring whose faint red
+    /// breaks up, or a ring joined to red behind it): the best luma circle (``CircleFinder``) on the patch around the
+    /// component, with radii from a third to the whole of its extent, whose ring passes ``CircleRingCheck``. Nil when
+    /// there is none: the component was something else red.
+    private mutating func ringByShape(around component: MaskComponent, planes: YUVPlanes) -> RingCandidate? {
+        guard let circleFinder else { return nil }
+        // Chroma sample i covers luma 2i and 2i + 1.
+        let centerX = Double(component.minX + component.maxX) + 1
+        let centerY = Double(component.minY + component.maxY) + 1
+        let extent = Double(max(component.width, component.height))
+        guard extent >= minimumDiameter / 2, 2 * extent <= Double(planes.y.height) * maximumDiameterShare,
+            Double(min(component.width, component.height)) >= 0.3 * extent
+        else { return nil }
+        // The component may be a whole ring (radius ≈ its extent in luma) or an arc of one (smaller than the ring).
+        let radius = extent
+        circleFinder.find(near: (centerX, centerY), radius: radius, in: planes.y, radiusRange: 0.3...1.2)
+        for circle in circleFinder.circles.prefix(3) where 2 * circle.radius >= minimumDiameter {
+            // The red pieces must be pieces of this ring: inside its outer edge (with a margin for blur). Red that
+            // reaches well beyond the circle (skin, a jacket, brick) only happens to surround some round thing.
+            let margin = 0.3 * circle.radius + 2
+            guard Double(2 * component.minX) >= circle.x - circle.radius - margin,
+                Double(2 * component.maxX + 1) <= circle.x + circle.radius + margin,
+                Double(2 * component.minY) >= circle.y - circle.radius - margin,
+                Double(2 * component.maxY + 1) <= circle.y + circle.radius + margin
+            else { continue }
+            if var ring = circleCheck.ring(around: circle, in: planes) {
+                ring.isFaint = true
+                return ring
+            }
+        }
+        return nil
     }
 
     /// A faintly red ring candidate checked by shape and colour: a luma circle (``CircleFinder``, on the patch around

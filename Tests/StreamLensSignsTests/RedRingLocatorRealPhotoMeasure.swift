@@ -1,0 +1,102 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// The locator alone on the real-photo set (no OCR): how many sign frames it locates, per size and light, how many
+/// candidates it sends on from frames without a speed sign (distractor and sign-free clips: each one costs OCR time),
+/// and its time per 1080p frame. A development aid for tuning the locator on the `dev` split: runs only with
+/// `STREAMLENS_SIGN_DIAGNOSE=locate` and asserts nothing. `STREAMLENS_LOCATOR_<NAME>` overrides a locator setting
+/// (see ``tuned(_:)``) so settings can be compared without rebuilding.
+struct RedRingLocatorRealPhotoMeasure {
+    static let enabled = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"] == "locate"
+        && SpeedLimitRealPhotoTests.isPresent
+
+    static func setting(_ name: String) -> Double? {
+        ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_\(name)"].flatMap(Double.init)
+    }
+
+    static func tuned(_ locator: inout RedRingLocator) {
+        if let value = setting("FAINT") { locator.minimumFaintRedness = Int(value) }
+        if let value = setting("LOCAL") { locator.minimumLocalRedness = Int(value) }
+        if let value = setting("CAP") { locator.maximumCandidates = Int(value) }
+        if let value = setting("EDGE") { locator.circleFinder?.edgeThreshold = value }
+        if let value = setting("VOTES") { locator.circleFinder?.accumulatorThreshold = value }
+        if let value = setting("INSIDE") { locator.circleCheck.minimumInsideContrast = value }
+        if let value = setting("OUTSIDE") { locator.circleCheck.minimumOutsideContrast = value }
+        if let value = setting("INNER") { locator.circleCheck.minimumInnerShare = value }
+        if let value = setting("SHAPES") { locator.maximumShapeChecks = Int(value) }
+        if let value = setting("DIRECTIONS") { locator.circleCheck.minimumDirectionShare = value }
+    }
+
+    @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=locate (and build the real-photo set) to run"))
+    func locatedFramesAndCandidates() throws {
+        let set = try SignTestSet.load(
+            folder: SpeedLimitRealPhotoTests.folder, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
+        var locator = RedRingLocator()
+        Self.tuned(&locator)
+        var located: [String: (hit: Int, all: Int)] = [:]
+        var faintHits = 0
+        var candidatesWithoutSign = 0
+        var framesWithoutSign = 0
+        var faintWithoutSign = 0
+        var busiestFrame = 0
+        var elapsed = Duration.zero
+        var timedFrames = 0
+        let clock = ContinuousClock()
+        var missed: [String] = []
+        for clip in set.clips {
+            try set.forEachFrame(of: clip) { frame in
+                let started = clock.now
+                locator.locate(in: frame.planes)
+                if clip.width == 1920 {
+                    elapsed += clock.now - started
+                    timedFrames += 1
+                }
+                let truth = clip.kind == "sign" ? clip.signs.first?.box(atFrame: frame.frameIndex) : nil
+                guard let truth, let sign = clip.signs.first else {
+                    if clip.kind != "sign" {
+                        framesWithoutSign += 1
+                        candidatesWithoutSign += locator.candidates.count
+                        faintWithoutSign += locator.candidates.filter(\.isFaint).count
+                        busiestFrame = max(busiestFrame, locator.candidates.count)
+                    }
+                    return
+                }
+                let hit = locator.candidates.first { $0.box.intersectionOverUnion(truth) > 0.3 }
+                if hit?.isFaint == true { faintHits += 1 }
+                let size = truth.width < 32 ? "<32" : truth.width < 48 ? "32-47" : "≥48"
+                for key in ["all", "size \(size)", "light \(sign.light ?? "?")"] {
+                    located[key, default: (0, 0)].all += 1
+                    if hit != nil { located[key, default: (0, 0)].hit += 1 }
+                }
+                if hit == nil {
+                    missed.append("\(clip.name)#\(frame.frameIndex)")
+                    // Which confirmation step would fail with the true place given: the luma circle, the colour test.
+                    let radius = truth.width / 2
+                    let centre = (x: truth.x + radius, y: truth.y + truth.height / 2)
+                    locator.circleFinder?.find(near: centre, radius: radius, in: frame.planes.y)
+                    let circleFound = locator.circleFinder?.circles.contains {
+                        hypot($0.x - centre.x, $0.y - centre.y) <= 0.3 * radius
+                    } ?? false
+                    let colourPasses = locator.circleCheck.ring(
+                        around: CircleFinder.Circle(x: centre.x, y: centre.y, radius: radius), in: frame.planes) != nil
+                    let key = "missed: circle \(circleFound ? "yes" : "no"), colour \(colourPasses ? "yes" : "no"), \(size)"
+                    located[key, default: (0, 0)].all += 1
+                }
+            }
+        }
+        print("locator settings: \(ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("STREAMLENS_LOCATOR_") }.sorted { $0.key < $1.key })")
+        print(located.sorted { $0.key < $1.key }.map { "located \($0.key): \($0.value.hit)/\($0.value.all)" }
+            .joined(separator: ", "))
+        print("located as faint: \(faintHits)")
+        print(
+            "without a speed sign: \(candidatesWithoutSign) candidates (\(faintWithoutSign) faint) in \(framesWithoutSign) frames, at most \(busiestFrame) in one")
+        let perFrame = timedFrames > 0 ? elapsed / timedFrames : .zero
+        print("locator per 1080p frame: \(perFrame) over \(timedFrames) frames (this build)")
+        if ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_LIST_MISSED"] == "1" {
+            print("missed: \(missed.joined(separator: " "))")
+        }
+    }
+}
