@@ -21,15 +21,14 @@ final class TesseractEngine {
     /// What ``read(gray:width:height:bytesPerRow:)`` may output.
     private let whitelist: String
 
-    /// Runs Tesseract's OpenMP regions on the calling thread, once per process, before the first engine starts (see
-    /// CTesseract's header: four OpenMP threads per LSTM step cost a small digit line about five times the single
-    /// thread's time on a busy two-core machine). The process uses OpenMP for nothing else (OpenCV uses TBB).
-    /// `STREAMLENS_TESSERACT_OPENMP=1` keeps OpenMP's threads, to measure the difference.
-    private static let singleThreadedRecognition: Void = {
-        if ProcessInfo.processInfo.environment["STREAMLENS_TESSERACT_OPENMP"] != "1" { omp_set_max_active_levels(0) }
-    }()
+    /// Whether Tesseract's OpenMP regions run on the calling thread (see CTesseract's header: four OpenMP threads per
+    /// LSTM step cost a small digit line about five times the single thread's time on a busy two-core machine).
+    /// libgomp keeps this setting per thread, so every read sets it for its own thread (a store, no cost). The process
+    /// uses OpenMP for nothing else (OpenCV uses TBB). `STREAMLENS_TESSERACT_OPENMP=1` keeps OpenMP's threads, to
+    /// measure the difference.
+    private static let keepsOpenMPThreads = ProcessInfo.processInfo.environment["STREAMLENS_TESSERACT_OPENMP"] == "1"
 
-    /// Whether Tesseract's OpenMP regions run on the calling thread only (no OpenMP team is started).
+    /// Whether Tesseract's OpenMP regions run on the calling thread only (no OpenMP team is started), for this thread.
     static var recognitionIsSingleThreaded: Bool { omp_get_max_active_levels() == 0 }
 
     /// Folders searched for `eng.traineddata` when no path is given: `TESSDATA_PREFIX`, then Debian 12's
@@ -66,7 +65,6 @@ final class TesseractEngine {
 
     /// Starts Tesseract with the English data in `folder` (see ``dataFolder(tessdataPath:)``).
     init(dataFolder folder: String, whitelist: String = TesseractEngine.whitelist) throws {
-        _ = Self.singleThreadedRecognition
         guard let handle = TessBaseAPICreate() else { throw SignsError.tesseractInitFailed(path: folder, language: "eng") }
         // Tesseract reports what it cannot configure on stderr; the reader needs none of that chatter.
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
@@ -110,6 +108,7 @@ final class TesseractEngine {
     }
 
     private func recognise(gray: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) -> (text: String, confidence: Double) {
+        if !Self.keepsOpenMPThreads { omp_set_max_active_levels(0) }
         TessBaseAPISetImage(handle, gray, Int32(width), Int32(height), 1, Int32(bytesPerRow))
         // Pictures are normalized to characters 30–40 px high, which is what Tesseract expects at 300 dpi.
         TessBaseAPISetSourceResolution(handle, 300)
