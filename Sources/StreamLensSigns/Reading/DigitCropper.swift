@@ -195,28 +195,14 @@ struct DigitCropper {
             let sourceY = centerY - radiusY + (Double(y) + 0.5) * stepY
             for x in 0..<size {
                 let sourceX = centerX - radiusX + (Double(x) + 0.5) * stepX
-                luma[y * size + x] = UInt8(Self.bilinear(planes.y, x: sourceX - 0.5, y: sourceY - 0.5).rounded())
+                luma[y * size + x] = UInt8(planes.y.bilinear(x: sourceX - 0.5, y: sourceY - 0.5).rounded())
                 // Chroma sample i is centred on luma x = 2i + 1 (MPEG-2 siting is close enough here).
-                let v = Self.bilinear(planes.v, x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
-                let u = Self.bilinear(planes.u, x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
+                let v = planes.v.bilinear(x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
+                let u = planes.u.bilinear(x: sourceX / 2 - 0.5, y: sourceY / 2 - 0.5) - 128
                 // Redness counts only for red hues (|U| ≤ V / 2, as in the locator).
                 redness[y * size + x] = 2 * abs(u) <= v ? UInt8(max(0, min(255, v))) : 0
             }
         }
-    }
-
-    private static func bilinear(_ plane: Plane, x: Double, y: Double) -> Double {
-        let x = min(max(x, 0), Double(plane.width - 1))
-        let y = min(max(y, 0), Double(plane.height - 1))
-        let column0 = Int(x)
-        let row0 = Int(y)
-        let column1 = min(column0 + 1, plane.width - 1)
-        let row1 = min(row0 + 1, plane.height - 1)
-        let weightX = x - Double(column0)
-        let weightY = y - Double(row0)
-        let top = Double(plane[column0, row0]) * (1 - weightX) + Double(plane[column1, row0]) * weightX
-        let bottom = Double(plane[column0, row1]) * (1 - weightX) + Double(plane[column1, row1]) * weightX
-        return top * (1 - weightY) + bottom * weightY
     }
 
     /// Median V − 128 along the middle of the ring (87 % of its outer radius), 16 directions.
@@ -225,7 +211,7 @@ struct DigitCropper {
             let angle = Double(ray) * 2 * Double.pi / Double(ringSamples.count)
             let x = candidate.centerX + 0.87 * candidate.radiusX * cos(angle)
             let y = candidate.centerY + 0.87 * candidate.radiusY * sin(angle)
-            ringSamples[ray] = Int(Self.bilinear(planes.v, x: x / 2 - 0.5, y: y / 2 - 0.5)) - 128
+            ringSamples[ray] = Int(planes.v.bilinear(x: x / 2 - 0.5, y: y / 2 - 0.5)) - 128
         }
         ringSamples.sort()
         return ringSamples[ringSamples.count / 2]
