@@ -44,9 +44,9 @@ final class CircleFinder {
     deinit { slcv_circle_finder_destroy(handle) }
 
     /// Finds circles centred near `center` with radii from 0.55 to 1.25 × `radius` (luma pixels; `radiusRange` sets
-    /// other factors), searching only the
-    /// patch of ±1.6 radii around it, at half size when the radius exceeds 40 px. An OpenCV failure leaves
-    /// ``circles`` empty: the candidate is then simply not confirmed, and a frame is not worth failing the run for.
+    /// other factors), searching only the patch of ±1.6 radii around it, at half size when the radius exceeds 40 px.
+    /// An OpenCV failure leaves ``circles`` empty: the candidate is then simply not confirmed, and a frame is not worth
+    /// failing the run for.
     func find(
         near center: (x: Double, y: Double), radius: Double, in luma: Plane, radiusRange: ClosedRange<Double> = 0.55...1.25
     ) {
