@@ -2,8 +2,8 @@ import StreamLensCore
 
 /// The US half of the reader: white "SPEED LIMIT" plates (``UsSignLocator``) → their number (``UsDigitCropper``) →
 /// Tesseract → the profile's values → the words above the number (``UsPlateWords``: "MINIMUM SPEED" rules a plate
-/// out). It turns a frame into the same ``SignSighting``s as the red-ring path, so
-/// tracking, voting, events and the current limit are shared by both.
+/// out). It turns a frame into the same ``SignSighting``s as the red-ring path, so tracking, voting, events and the
+/// current limit are shared by both.
 ///
 /// ## Thread Safety
 /// Not synchronized: owns the locator's and the cropper's scratch buffers. ``SpeedLimitStage`` keeps one and calls
