@@ -47,8 +47,9 @@ struct RedRingLocator {
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
     /// At most this many red regions per frame that do not trace a ring are searched for a luma circle (each search
-    /// is a Hough transform on a small patch).
-    var maximumShapeChecks = 8
+    /// is a Hough transform on a patch around the region). 3, not 8: on a real 1080p street (many red pieces) 8 doubled
+    /// the sign stage's CPU for 5 more of 641 real held-out sign frames located (BENCHMARKS.md, round 4).
+    var maximumShapeChecks = 3
     /// Luma circle evidence and the relative-red ring test that confirm faintly red candidates.
     var circleFinder = CircleFinder()
     var circleCheck = CircleRingCheck()
