@@ -172,7 +172,7 @@ extension SpeedLimitStage {
         sightings.removeAll(keepingCapacity: true)
         try reader.collectSightings(
             in: frame, engine: startedEngine, configuration: configuration, clock: clock, timings: ocrTimings,
-            wantsRead: { tracker.wantsRead(at: $0) }, into: &sightings)
+            tracker: tracker, into: &sightings)
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
         settleClosedTracks()

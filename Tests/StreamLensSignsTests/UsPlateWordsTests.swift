@@ -66,12 +66,32 @@ struct UsPlateWordsTests {
         }
         #expect(tracker.openTracks.first?.reads.count == 3)
         var ruledOut = SignTrackerTests.sighting(x: 101, value: nil)
-        ruledOut.ruledOut = true
+        ruledOut.words = .otherWords("MINIMUM")
         tracker.update(pts: .milliseconds(240), sightings: [ruledOut], closed: &closed)
         tracker.update(pts: .milliseconds(320), sightings: [SignTrackerTests.sighting(x: 102, value: 40)], closed: &closed)
         let track = tracker.openTracks[0]
         #expect(track.isRuledOut && track.reads.isEmpty && !track.wantsReads)
         #expect(!tracker.wantsRead(at: BoundingBox(x: 102, y: 50, width: 40, height: 40)))
         #expect(SignVote().decide(reads: track.reads, sightings: nil) == nil)
+    }
+
+    /// Words read as "SPEED LIMIT" once are remembered on the plate's track (not read again while it is followed);
+    /// unreadable words leave the track as it was.
+    @Test func wordsReadAsSpeedLimitAreRememberedByTheTrack() {
+        var tracker = SignTrackerTests.makeTracker()
+        var closed: [SignTrack] = []
+        var unreadable = SignTrackerTests.sighting(x: 100, value: 40)
+        unreadable.words = .unreadable
+        tracker.update(pts: .zero, sightings: [unreadable], closed: &closed)
+        let box = BoundingBox(x: 104, y: 50, width: 40, height: 40)
+        #expect(!tracker.wordsSayLimit(at: box))
+        var speedLimit = SignTrackerTests.sighting(x: 102, value: 40)
+        speedLimit.words = .speedLimit
+        tracker.update(pts: .milliseconds(80), sightings: [speedLimit], closed: &closed)
+        tracker.update(
+            pts: .milliseconds(160), sightings: [SignTrackerTests.sighting(x: 104, value: 40)], closed: &closed)
+        #expect(tracker.wordsSayLimit(at: box))
+        #expect(!tracker.openTracks[0].isRuledOut && tracker.openTracks[0].reads.count == 3)
+        #expect(!tracker.wordsSayLimit(at: BoundingBox(x: 600, y: 400, width: 40, height: 40)), "another plate")
     }
 }

@@ -95,26 +95,29 @@ struct UsPlateWordsPicture {
         height = Self.bandHeight + 2 * Self.margin
         let stepX = bandSourceWidth / Double(bandWidth)
 
-        // First pass: the band's darkest and brightest levels (3rd and 97th percentiles), sampled sparsely.
+        // Sample the band once, then stretch it in place between its darkest and brightest levels (3rd and 97th
+        // percentiles of every other pixel in both directions).
+        image.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: width * height) }
         histogram.removeAll()
         var samples = 0
-        for y in stride(from: 0, to: Self.bandHeight, by: 2) {
-            for x in stride(from: 0, to: bandWidth, by: 2) {
-                histogram.add(UInt8(luma.bilinear(x: left + (Double(x) + 0.5) * stepX - 0.5,
-                    y: top + (Double(y) + 0.5) * step - 0.5).rounded()))
-                samples += 1
-            }
-        }
-        let dark = Double(histogram.percentile(total: samples, share: 0.03))
-        let span = max(1, Double(histogram.percentile(total: samples, share: 0.97)) - dark)
-
-        image.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: width * height) }
         for y in 0..<Self.bandHeight {
             let sourceY = top + (Double(y) + 0.5) * step - 0.5
             let row = (y + Self.margin) * width + Self.margin
             for x in 0..<bandWidth {
-                let value = luma.bilinear(x: left + (Double(x) + 0.5) * stepX - 0.5, y: sourceY)
-                image[row + x] = UInt8(max(0, min(255, (value - dark) * 255 / span)).rounded())
+                let value = UInt8(luma.bilinear(x: left + (Double(x) + 0.5) * stepX - 0.5, y: sourceY).rounded())
+                image[row + x] = value
+                if x % 2 == 0, y % 2 == 0 {
+                    histogram.add(value)
+                    samples += 1
+                }
+            }
+        }
+        let dark = Int(histogram.percentile(total: samples, share: 0.03))
+        let span = max(1, Int(histogram.percentile(total: samples, share: 0.97)) - dark)
+        for y in 0..<Self.bandHeight {
+            let row = (y + Self.margin) * width + Self.margin
+            for index in row..<(row + bandWidth) {
+                image[index] = UInt8(max(0, min(255, ((Int(image[index]) - dark) * 255 + span / 2) / span)))
             }
         }
     }

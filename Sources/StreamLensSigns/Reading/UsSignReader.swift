@@ -12,28 +12,25 @@ final class UsSignReader {
     private var locator = UsSignLocator()
     private var cropper = UsDigitCropper()
     private var words = UsPlateWordsPicture()
-    /// Plates (boxes) whose words read "SPEED LIMIT" in the last analysed frame: a plate that overlaps one is the
-    /// same sign and is not read again. A plate whose words say otherwise is ruled out by its track instead.
-    private var speedLimitPlates: [BoundingBox] = []
-    private var nextSpeedLimitPlates: [BoundingBox] = []
 
     /// Candidates the locator may hand over per frame.
     var maximumCandidates: Int { locator.maximumCandidates }
 
-    /// Locates the plates in `frame`, reads those that `wantsRead` asks for, and appends one sighting per plate.
-    /// `engine` is asked for only when a plate's number is about to be read (the stage starts Tesseract on demand).
+    /// Locates the plates in `frame`, reads those whose track (`tracker`) still wants reads, and appends one
+    /// sighting per plate. `engine` is asked for only when a plate's number is about to be read (the stage starts
+    /// Tesseract on demand).
     func collectSightings(
         in frame: AnalysisFrame, engine startedEngine: () throws -> TesseractEngine,
         configuration: SpeedLimitConfiguration, clock: any MonotonicClock, timings: OCRTimings,
-        wantsRead: (BoundingBox) -> Bool, into sightings: inout [SignSighting]
+        tracker: SignTracker, into sightings: inout [SignSighting]
     ) throws {
         let scale = frame.scaleToSource
         locator.locate(in: frame.planes)
         for candidate in locator.candidates {
             let box = candidate.box
             var reading: SpeedReading?
-            var ruledOut = false
-            if wantsRead(box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
+            var words: UsPlateWords?
+            if tracker.wantsRead(at: box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
                 let engine = try startedEngine()
                 let started = clock.now()
                 let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
@@ -46,29 +43,20 @@ final class UsSignReader {
                         text: text, confidence: confidence, layout: layout, profile: configuration.profile)
                 }
                 // The words are read only when the number made a limit (R2-4 "MINIMUM SPEED 40" has a valid
-                // value), on plates large enough to show them, once per plate while it stays in view.
-                if reading != nil, candidate.plate.height >= UsPlateWordsPicture.minimumPlateHeight {
-                    if speedLimitPlates.contains(where: { $0.intersectionOverUnion(box) >= 0.3 }) {
-                        nextSpeedLimitPlates.append(box)
-                    } else {
-                        switch readWords(frame: frame, plate: candidate.plate, engine: engine) {
-                        case .speedLimit: nextSpeedLimitPlates.append(box)
-                        case .otherWords:
-                            ruledOut = true
-                            reading = nil
-                        case .unreadable: break
-                        }
-                    }
+                // value), on plates large enough to show them, until they read "SPEED LIMIT" once on its track.
+                if reading != nil, candidate.plate.height >= UsPlateWordsPicture.minimumPlateHeight,
+                    !tracker.wordsSayLimit(at: box)
+                {
+                    words = readWords(frame: frame, plate: candidate.plate, engine: engine)
+                    if case .otherWords = words { reading = nil }
                 }
                 timings.record(clock.now() - started)
             }
             sightings.append(
                 SignSighting(
                     analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading,
-                    ruledOut: ruledOut))
+                    words: words))
         }
-        swap(&speedLimitPlates, &nextSpeedLimitPlates)
-        nextSpeedLimitPlates.removeAll(keepingCapacity: true)
     }
 
     /// What the words above the number say. A plate too small or blurred to tell is not ruled out (its number

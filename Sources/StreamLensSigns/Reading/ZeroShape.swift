@@ -16,38 +16,37 @@ enum ZeroShape {
     /// `isInk(x, y)` for `x` in `0..<width`, `y` in `0..<height`: the glyph's box.
     static func matches(width: Int, height: Int, isInk: (Int, Int) -> Bool) -> Bool {
         guard height >= 8, width >= 3, aspect.contains(Double(width) / Double(height)) else { return false }
-        // Zones in box shares: (x from, x to, y from, y to).
-        let leftUpper = zone(0, 0.3, 0.2, 0.5)
-        let leftLower = zone(0, 0.3, 0.5, 0.8)
-        let rightUpper = zone(0.7, 1, 0.2, 0.5)
-        let rightLower = zone(0.7, 1, 0.5, 0.8)
-        let top = zone(0.3, 0.7, 0, 0.25)
-        let bottom = zone(0.3, 0.7, 0.75, 1)
-        let middle = zone(0.3, 0.7, 0.3, 0.7)
-        func share(_ zone: (ClosedRange<Double>, ClosedRange<Double>)) -> Double {
+        func share(_ zone: Zone) -> Double {
             var ink = 0
             var total = 0
             for y in 0..<height {
                 let v = (Double(y) + 0.5) / Double(height)
-                guard zone.1.contains(v) else { continue }
+                guard zone.rows.contains(v) else { continue }
                 for x in 0..<width {
                     let u = (Double(x) + 0.5) / Double(width)
-                    guard zone.0.contains(u) else { continue }
+                    guard zone.columns.contains(u) else { continue }
                     total += 1
                     if isInk(x, y) { ink += 1 }
                 }
             }
             return total == 0 ? 0 : Double(ink) / Double(total)
         }
-        for side in [leftUpper, leftLower, rightUpper, rightLower, top, bottom] where share(side) < sideInkShare {
-            return false
-        }
+        for side in sides where share(side) < sideInkShare { return false }
         return share(middle) < middleInkShare
     }
 
-    private static func zone(
-        _ x0: Double, _ x1: Double, _ y0: Double, _ y1: Double
-    ) -> (ClosedRange<Double>, ClosedRange<Double>) {
-        (x0...x1, y0...y1)
+    /// A part of the glyph's box, in shares of its width and height.
+    private struct Zone {
+        var columns: ClosedRange<Double>
+        var rows: ClosedRange<Double>
     }
+
+    /// Where a "0" has ink: both sides of both halves, the top and the bottom (made once, not per glyph).
+    private static let sides = [
+        Zone(columns: 0...0.3, rows: 0.2...0.5), Zone(columns: 0...0.3, rows: 0.5...0.8),
+        Zone(columns: 0.7...1, rows: 0.2...0.5), Zone(columns: 0.7...1, rows: 0.5...0.8),
+        Zone(columns: 0.3...0.7, rows: 0...0.25), Zone(columns: 0.3...0.7, rows: 0.75...1),
+    ]
+    /// Where a "0" has none.
+    private static let middle = Zone(columns: 0.3...0.7, rows: 0.3...0.7)
 }

@@ -27,6 +27,8 @@ struct SignTrack: Sendable {
     /// A sighting showed the sign is no speed limit (its words say so): its reads are dropped and no more are taken,
     /// so the vote never confirms it, however clearly its number was read in other frames.
     private(set) var isRuledOut = false
+    /// The sign's words were read as "SPEED LIMIT": they need not be read again.
+    private(set) var wordsSayLimit = false
     /// Stream time at which the vote first confirmed a value (orders signs for the current limit).
     var confirmedAt: Duration?
 
@@ -43,7 +45,7 @@ struct SignTrack: Sendable {
     }
 
     mutating func record(
-        pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, reading: SpeedReading?, ruledOut: Bool = false
+        pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, reading: SpeedReading?, words: UsPlateWords? = nil
     ) {
         lastSeen = pts
         lastAnalysisBox = analysisBox
@@ -51,9 +53,12 @@ struct SignTrack: Sendable {
         if sourceBox.area > largestSourceBox.area { largestSourceBox = sourceBox }
         sightings += 1
         if reading != nil, sourceBox.area > largestReadSourceBox?.area ?? 0 { largestReadSourceBox = sourceBox }
-        if ruledOut {
+        switch words {
+        case .otherWords:
             isRuledOut = true
             reads.removeAll()
+        case .speedLimit: wordsSayLimit = true
+        case .unreadable, nil: break
         }
         if let reading, wantsReads { reads.append(reading) }
     }

@@ -5,8 +5,9 @@ struct SignSighting: Sendable {
     var analysisBox: BoundingBox
     var sourceBox: BoundingBox
     var reading: SpeedReading?
-    /// The sign's own words say it is no speed limit (a US "MINIMUM SPEED" plate): its track never confirms.
-    var ruledOut = false
+    /// What the sign's own words said, when they were read (US plates): "MINIMUM SPEED" rules its track out for good;
+    /// "SPEED LIMIT" is remembered so that the words are not read again while the sign stays in view.
+    var words: UsPlateWords?
 }
 
 /// Follows signs across analysed frames: associates each sighting with the track of the same physical sign (nearest
@@ -42,6 +43,12 @@ struct SignTracker {
         return openTracks[index].wantsReads
     }
 
+    /// Whether a plate at `box` continues a track whose words were already read as "SPEED LIMIT".
+    func wordsSayLimit(at box: BoundingBox) -> Bool {
+        guard let index = bestTrack(for: box, excluding: nil) else { return false }
+        return openTracks[index].wordsSayLimit
+    }
+
     /// Adds the sightings of the frame at `pts` (the largest sign first) and moves tracks that ended into `closed`,
     /// oldest last sighting first.
     mutating func update(pts: Duration, sightings: [SignSighting], closed: inout [SignTrack]) {
@@ -54,7 +61,7 @@ struct SignTracker {
                 claimed[index] = true
                 openTracks[index].record(
                     pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    reading: sighting.reading, ruledOut: sighting.ruledOut)
+                    reading: sighting.reading, words: sighting.words)
             } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
                 // The same sign seen twice in one frame (its ring's inner and outer edge, or two cues): one sign, one
                 // track — a second track would write a second event.
@@ -65,7 +72,7 @@ struct SignTracker {
                     readCapacity: maximumReads)
                 track.record(
                     pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    reading: sighting.reading, ruledOut: sighting.ruledOut)
+                    reading: sighting.reading, words: sighting.words)
                 nextID += 1
                 openTracks.append(track)
                 claimed.append(true)
