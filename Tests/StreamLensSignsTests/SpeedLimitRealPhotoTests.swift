@@ -10,7 +10,9 @@ import Testing
 /// tests are skipped with a line saying how to build it.
 ///
 /// `STREAMLENS_REAL_SIGN_SET` (default `<repo>/.media-cache/gtsrb`) names the set; `STREAMLENS_REAL_SIGN_SPLIT`
-/// picks `heldout` (default: the half nobody tuned on) or `dev`.
+/// picks `heldout` (default: the half nobody tuned on) or `dev`. The second real set
+/// (scripts/make-road-sign-photo-set.sh: other photographs, all held out) has the same format and is run by pointing
+/// `STREAMLENS_REAL_SIGN_SET` at it.
 struct SpeedLimitRealPhotoTests {
     static let expectedGeneratorVersion = 1
     /// Signs at least this large (pixels across) and visible this long (seconds) count for recall.
