@@ -25,6 +25,8 @@ struct ComponentLabeler {
     private(set) var components: [MaskComponent] = []
     /// Per pixel: index + 1 of its component in ``components``; 0 (background) or negative (too small) otherwise.
     private(set) var labels: [Int32] = []
+    /// The pixels of the region being filled. A region holds at most the mask's foreground pixels, so it grows to the
+    /// most foreground pixels a mask has had, not to the mask's size (a red mask is mostly background).
     private var stack: [Int32] = []
 
     /// Labels `mask` (`width` × `height`, row-major, `width` bytes per row) and fills ``components`` with regions of
@@ -35,10 +37,10 @@ struct ComponentLabeler {
     ) {
         let count = width * height
         precondition(mask.count >= count, "mask is smaller than \(width)×\(height)")
-        if labels.count < count {
-            labels = [Int32](repeating: 0, count: count)
-            stack = [Int32](repeating: 0, count: count)
-        }
+        if labels.count < count { labels = [Int32](repeating: 0, count: count) }
+        var foreground = 0
+        for index in 0..<count where mask[index] != 0 { foreground += 1 }
+        if stack.count < foreground { stack = [Int32](repeating: 0, count: foreground) }
         components.removeAll(keepingCapacity: true)
         // While filling, a pixel holds -1 (queued); a finished region is relabelled with its final value.
         labels.withUnsafeMutableBufferPointer { labels in

@@ -55,9 +55,14 @@ struct RedRingLocator {
     var circleCheck = CircleRingCheck()
 
     private var mask: [UInt8] = []
-    /// Summed-area table of V − 128 ((width + 1) × (height + 1)), for the scene's local mean redness.
-    private var vIntegral: [Int32] = []
+    /// Per column, the sum of V − 128 over the rows of the current row's window (for the scene's local mean
+    /// redness), kept as the window slides down; and, per row, the running sums of those column sums (`width + 1`).
+    /// A row's worth each, where a summed-area table of the plane took 2 MB at 1080p (same sums, same means).
+    private var windowColumnSums: [Int32] = []
+    private var windowRowSums: [Int32] = []
     private var holeVisited: [UInt8] = []
+    /// Fill queue of ``hole(in:width:height:)``: every sample of a component's box enters it at most once, so it
+    /// grows to the largest box filled (not the plane).
     private var holeQueue: [Int32] = []
     private var labeler = ComponentLabeler()
     private var thicknesses: [Double] = []
@@ -192,52 +197,63 @@ struct RedRingLocator {
         if mask.count < width * height {
             mask = [UInt8](repeating: 0, count: width * height)
             holeVisited = [UInt8](repeating: 0, count: width * height)
-            holeQueue = [Int32](repeating: 0, count: width * height)
-            vIntegral = [Int32](repeating: 0, count: (width + 1) * (height + 1))
+        }
+        if windowColumnSums.count < width {
+            windowColumnSums = [Int32](repeating: 0, count: width)
+            windowRowSums = [Int32](repeating: 0, count: width + 1)
         }
         let strong = minimumRedness
         let faint = minimumFaintRedness
         let localMargin = minimumLocalRedness
         let radius = localWindowRadius
-        let stride = width + 1
-        vIntegral.withUnsafeMutableBufferPointer { sums in
-            for y in 0..<height {
-                let vRow = planes.v.row(y)
-                let vStep = planes.v.pixelStride
-                var rowSum: Int32 = 0
-                for x in 0..<width {
-                    rowSum += Int32(vRow[x * vStep]) - 128
-                    sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + rowSum
-                }
-            }
+        let vStep = planes.v.pixelStride
+        // Adds (`sign` 1) or removes (-1) row `y`'s V − 128 to or from the column sums.
+        func accumulate(row y: Int, sign: Int32, into columns: UnsafeMutableBufferPointer<Int32>) {
+            let vRow = planes.v.row(y)
+            for x in 0..<width { columns[x] += sign * (Int32(vRow[x * vStep]) - 128) }
         }
         mask.withUnsafeMutableBufferPointer { mask in
-            vIntegral.withUnsafeBufferPointer { sums in
-                for y in 0..<height {
-                    let vRow = planes.v.row(y)
-                    let uRow = planes.u.row(y)
-                    let vStep = planes.v.pixelStride
-                    let uStep = planes.u.pixelStride
-                    let maskRow = y * width
-                    let top = max(0, y - radius)
-                    let bottom = min(height, y + radius + 1)
-                    for x in 0..<width {
-                        let v = Int(vRow[x * vStep]) - 128
-                        let u = Int(uRow[x * uStep]) - 128
-                        var red = false
-                        if 2 * abs(u) > v {
-                            red = false
-                        } else if v >= strong {
-                            red = true
-                        } else if v >= faint {
-                            let left = max(0, x - radius)
-                            let right = min(width, x + radius + 1)
-                            let sum = Int(sums[bottom * stride + right]) - Int(sums[top * stride + right])
-                                - Int(sums[bottom * stride + left]) + Int(sums[top * stride + left])
-                            let mean = sum / ((bottom - top) * (right - left))
-                            red = v - mean >= localMargin
+            windowColumnSums.withUnsafeMutableBufferPointer { columns in
+                windowRowSums.withUnsafeMutableBufferPointer { sums in
+                    // The window of row y spans rows top..<bottom; the column sums cover exactly those rows.
+                    columns.baseAddress!.update(repeating: 0, count: width)
+                    var windowTop = 0
+                    var windowBottom = 0
+                    for y in 0..<height {
+                        let top = max(0, y - radius)
+                        let bottom = min(height, y + radius + 1)
+                        while windowBottom < bottom {
+                            accumulate(row: windowBottom, sign: 1, into: columns)
+                            windowBottom += 1
                         }
-                        mask[maskRow + x] = red ? (v >= strong ? 2 : 1) : 0
+                        while windowTop < top {
+                            accumulate(row: windowTop, sign: -1, into: columns)
+                            windowTop += 1
+                        }
+                        // sums[x] = columns[0] + … + columns[x - 1]: a window's sum is two lookups.
+                        sums[0] = 0
+                        for x in 0..<width { sums[x + 1] = sums[x] + columns[x] }
+                        let vRow = planes.v.row(y)
+                        let uRow = planes.u.row(y)
+                        let uStep = planes.u.pixelStride
+                        let maskRow = y * width
+                        for x in 0..<width {
+                            let v = Int(vRow[x * vStep]) - 128
+                            let u = Int(uRow[x * uStep]) - 128
+                            var red = false
+                            if 2 * abs(u) > v {
+                                red = false
+                            } else if v >= strong {
+                                red = true
+                            } else if v >= faint {
+                                let left = max(0, x - radius)
+                                let right = min(width, x + radius + 1)
+                                let sum = Int(sums[right]) - Int(sums[left])
+                                let mean = sum / ((bottom - top) * (right - left))
+                                red = v - mean >= localMargin
+                            }
+                            mask[maskRow + x] = red ? (v >= strong ? 2 : 1) : 0
+                        }
                     }
                 }
             }
@@ -307,6 +323,9 @@ struct RedRingLocator {
         let maxX = component.maxX
         let minY = component.minY
         let maxY = component.maxY
+        if holeQueue.count < component.width * component.height {
+            holeQueue = [Int32](repeating: 0, count: component.width * component.height)
+        }
         return mask.withUnsafeBufferPointer { mask -> MaskComponent? in
             holeVisited.withUnsafeMutableBufferPointer { visited -> MaskComponent? in
                 holeQueue.withUnsafeMutableBufferPointer { queue -> MaskComponent? in
