@@ -84,6 +84,22 @@ public final class PipelineRunner {
     }
 
     public let configuration: RunConfiguration
+
+    /// Decoding threads for a frame-accurate file run with analysis: one. Its frames wait for analysis (which gets
+    /// both cores), so the decoder is not what the run waits for, and each libav frame thread keeps its own decoding
+    /// context and reference frames: one thread instead of libav's one per core took 20 MiB off the peak of the
+    /// 1080p dashcam job (BENCHMARKS.md, round 5). Nil (the decoder's own choice) for every other run: a plain
+    /// transcode or a live source wants the decoder's full speed. `STREAMLENS_DECODER_THREADS=N` sets it for any
+    /// run (0: the decoder's choice), to measure the difference.
+    var decoderThreads: Int? {
+        if let text = ProcessInfo.processInfo.environment["STREAMLENS_DECODER_THREADS"], let threads = Int(text) {
+            return threads
+        }
+        guard case .file = configuration.input, configuration.detection != nil || configuration.speedLimits != nil,
+            configuration.syncAnalysis.isOn(policy: configuration.backpressure ?? .block)
+        else { return nil }
+        return 1
+    }
     private let makeStages: (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages
     private let observer: (any FramePathObserver)?
     private let clock: any MonotonicClock
@@ -115,6 +131,7 @@ public final class PipelineRunner {
 
         let input = try makePipeline(
             configuration.input.pipelineDescription, label: "input", userText: configuration.input.label)
+        if let threads = decoderThreads { input.limitVideoDecoderThreads(to: threads) }
         let live = try preroll(input)
         let policy = configuration.backpressure ?? .automatic(isLive: live)
         // The output's latency allowance on live runs: the frames the pool can hold, at 30 fps.

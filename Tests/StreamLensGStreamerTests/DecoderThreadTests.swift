@@ -1,0 +1,35 @@
+import Testing
+@testable import StreamLensGStreamer
+
+/// The decoder thread limit a frame-accurate file run sets (BENCHMARKS.md round 5: libav's frame threads cost ~20 MiB
+/// at 1080p).
+@Suite struct DecoderThreadTests {
+    /// Encodes a few test frames to H.264 and decodes them through `decodebin`, with or without the limit.
+    private func decodedThreads(limit: Int?) throws -> [Int] {
+        let pipeline = try Pipeline(
+            "videotestsrc num-buffers=5 ! video/x-raw,width=64,height=64 ! x264enc ! h264parse ! decodebin "
+                + "! fakesink name=sink sync=false", label: "input")
+        if let limit { pipeline.limitVideoDecoderThreads(to: limit) }
+        try pipeline.setState(.playing)
+        var sawEndOfStream = false
+        while let message = pipeline.nextMessage(timeout: .seconds(10)) {
+            if case .endOfStream = message { sawEndOfStream = true; break }
+            if case .error(let error) = message { Issue.record("pipeline error: \(error)"); break }
+        }
+        #expect(sawEndOfStream)
+        #expect(pipeline.renderedFrames(sinkName: "sink") == 5)
+        let threads = pipeline.videoDecoderThreads()
+        try pipeline.setState(.null)
+        return threads
+    }
+
+    @Test func decodebinsDecoderGetsTheLimit() throws {
+        #expect(try decodedThreads(limit: 1) == [1])
+        #expect(try decodedThreads(limit: 3) == [3])
+    }
+
+    @Test func withoutTheLimitTheDecoderKeepsItsOwnChoice() throws {
+        // avdec's default: 0, libav picks one thread per core.
+        #expect(try decodedThreads(limit: nil) == [0])
+    }
+}
