@@ -230,9 +230,9 @@ struct RedRingLocator {
                             accumulate(row: windowTop, sign: -1, into: columns)
                             windowTop += 1
                         }
-                        // sums[x] = columns[0] + … + columns[x - 1]: a window's sum is two lookups.
-                        sums[0] = 0
-                        for x in 0..<width { sums[x + 1] = sums[x] + columns[x] }
+                        // sums[x] = columns[0] + … + columns[x - 1]: a window's sum is two lookups. Made on the row's
+                        // first faintly red sample (most rows have none).
+                        var rowSummed = false
                         let vRow = planes.v.row(y)
                         let uRow = planes.u.row(y)
                         let uStep = planes.u.pixelStride
@@ -246,6 +246,11 @@ struct RedRingLocator {
                             } else if v >= strong {
                                 red = true
                             } else if v >= faint {
+                                if !rowSummed {
+                                    sums[0] = 0
+                                    for column in 0..<width { sums[column + 1] = sums[column] + columns[column] }
+                                    rowSummed = true
+                                }
                                 let left = max(0, x - radius)
                                 let right = min(width, x + radius + 1)
                                 let sum = Int(sums[right]) - Int(sums[left])
