@@ -419,6 +419,8 @@ extension FramePath {
     /// The output appsrc's own queue (`max-buffers` in the output description).
     static let outputQueueFrames = 2
     /// The deepest output queue a frame-accurate run asks for: one result releases up to a hold of frames at once.
+    /// (appsrc also stops at its `max-bytes`, 200 000 by default: at 1080p its queue holds one frame whatever this
+    /// asks; lifting that cost 2–15 MiB and no steady wall gain: BENCHMARKS.md, round 5.)
     static let outputQueueLimit = 8
 
     /// The frames a run with these lanes holds at most: the longest gap between analysed frames, so that every
