@@ -231,7 +231,7 @@ struct RedRingLocator {
                             windowTop += 1
                         }
                         // sums[x] = columns[0] + … + columns[x - 1]: a window's sum is two lookups. Made on the row's
-                        // first faintly red sample (most rows have none).
+                        // first faintly red sample; a row without one skips it.
                         var rowSummed = false
                         let vRow = planes.v.row(y)
                         let uRow = planes.u.row(y)
