@@ -28,6 +28,19 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("INNER") { locator.circleCheck.minimumInnerShare = value }
         if let value = setting("SHAPES") { locator.maximumShapeChecks = Int(value) }
         if let value = setting("DIRECTIONS") { locator.circleCheck.minimumDirectionShare = value }
+        if let value = setting("CONTRAST_CHECKS") { locator.maximumContrastChecks = Int(value) }
+        if let value = setting("SEED_REDNESS") { locator.contrastSearch.minimumRedness = Int(value) }
+        if let value = setting("SEED_BOX_REDNESS") { locator.contrastSearch.minimumBoxRedness = Int(value) }
+        if let value = setting("SEED_BOXES") { locator.contrastSearch.minimumRedBoxes = Int(value) }
+        if let value = setting("SEED_DARKENING") { locator.contrastSearch.minimumDarkening = Int(value) }
+        if let value = setting("SEEDS") { locator.contrastSearch.maximumSeeds = Int(value) }
+        if let value = setting("SEED_SMALLEST") { locator.contrastSearch.radii.removeAll { $0 < Int(value) } }
+        if let value = setting("INSIDE_DARKENING") { locator.insideCheck.minimumDarkening = value }
+        if let value = setting("INSIDE_REDNESS") { locator.insideCheck.minimumRedness = value }
+        if let value = setting("EDGE_LUMA") { locator.insideCheck.minimumEdgeLuma = value }
+        if let value = setting("EDGE_REDNESS") { locator.insideCheck.minimumEdgeRedness = value }
+        if let value = setting("EDGE_SHARE") { locator.insideCheck.minimumEdgeShare = value }
+        if let value = setting("INSIDE_DIRECTIONS") { locator.insideCheck.minimumDirectionShare = value }
     }
 
     @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=locate (and build the real-photo set) to run"))
@@ -38,6 +51,9 @@ struct RedRingLocatorRealPhotoMeasure {
         Self.tuned(&locator)
         var located: [String: (hit: Int, all: Int)] = [:]
         var faintHits = 0
+        // The contrast search's seeds: near a sign (centre within 0.35 radii, radius within ×1.5), and elsewhere.
+        var seededSigns = 0
+        var seedsWithoutSign = 0
         var candidatesWithoutSign = 0
         var framesWithoutSign = 0
         var faintWithoutSign = 0
@@ -61,10 +77,19 @@ struct RedRingLocatorRealPhotoMeasure {
                         candidatesWithoutSign += locator.candidates.count
                         faintWithoutSign += locator.candidates.filter(\.isFaint).count
                         busiestFrame = max(busiestFrame, locator.candidates.count)
+                        seedsWithoutSign += locator.contrastSearch.seeds.count
                     }
                     return
                 }
                 let hit = locator.candidates.first { $0.box.intersectionOverUnion(truth) > 0.3 }
+                let truthRadius = truth.width / 2
+                let seeded = locator.contrastSearch.seeds.contains { seed in
+                    let radius = Double(2 * seed.radius)
+                    return hypot(Double(2 * seed.x + 1) - (truth.x + truthRadius),
+                        Double(2 * seed.y + 1) - (truth.y + truth.height / 2)) <= 0.35 * truthRadius
+                        && radius / truthRadius < 1.5 && truthRadius / radius < 1.5
+                }
+                if seeded { seededSigns += 1 }
                 if hit?.isFaint == true { faintHits += 1 }
                 let size = truth.width < 32 ? "<32" : truth.width < 48 ? "32-47" : "≥48"
                 for key in ["all", "size \(size)", "light \(sign.light ?? "?")"] {
@@ -91,6 +116,7 @@ struct RedRingLocatorRealPhotoMeasure {
         print(located.sorted { $0.key < $1.key }.map { "located \($0.key): \($0.value.hit)/\($0.value.all)" }
             .joined(separator: ", "))
         print("located as faint: \(faintHits)")
+        print("contrast seeds: near \(seededSigns) sign frames, \(seedsWithoutSign) in frames without a sign")
         print(
             "without a speed sign: \(candidatesWithoutSign) candidates (\(faintWithoutSign) faint) in \(framesWithoutSign) frames, at most \(busiestFrame) in one")
         let perFrame = timedFrames > 0 ? elapsed / timedFrames : .zero

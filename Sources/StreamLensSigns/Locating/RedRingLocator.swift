@@ -21,6 +21,9 @@ import StreamLensCore
 ///    (``CircleFinder``, OpenCV's Hough transform on the patch around it) centred on it, and a ring redder than its
 ///    inside and the scene around that circle (``CircleRingCheck``). Such candidates are marked
 ///    ``RingCandidate/isFaint`` and their reads must be surer.
+/// 6. Rings that never enter the red mask because a colour cast makes them no redder than the scene, though still
+///    redder and darker than their own inside, are sought by ``RingContrastSearch`` and confirmed the same way
+///    (a luma circle on the seed, ``InsideRelativeRingCheck``); they are faint candidates too.
 ///
 /// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
 ///
@@ -53,13 +56,17 @@ struct RedRingLocator {
     /// Luma circle evidence and the relative-red ring test that confirm faintly red candidates.
     var circleFinder = CircleFinder()
     var circleCheck = CircleRingCheck()
+    /// Rings redder and darker than their own inside though not redder than the scene (a colour cast), found without
+    /// the red mask; at most ``maximumContrastChecks`` of its seeds per frame are checked for a luma circle.
+    var contrastSearch = RingContrastSearch()
+    var maximumContrastChecks = 3
+    var insideCheck = InsideRelativeRingCheck()
 
     private var mask: [UInt8] = []
-    /// Per column, the sum of V − 128 over the rows of the current row's window (for the scene's local mean
-    /// redness), kept as the window slides down; and, per row, the running sums of those column sums (`width + 1`).
-    /// A row's worth each, where a summed-area table of the plane took 2 MB at 1080p (same sums, same means).
-    private var windowColumnSums: [Int32] = []
-    private var windowRowSums: [Int32] = []
+    /// V − 128 summed, for the scene's local mean redness and the contrast search.
+    private var vSums = SummedArea()
+    /// Luma at chroma resolution, summed, for the contrast search.
+    private var lumaSums = SummedArea()
     private var holeVisited: [UInt8] = []
     /// Fill queue of ``hole(in:width:height:)``: every sample of a component's box enters it at most once, so it
     /// grows to the largest box filled (not the plane).
@@ -131,9 +138,43 @@ struct RedRingLocator {
                 candidates.append(confirmed)
             }
         }
+        if maximumContrastChecks > 0 { addRingsByContrast(planes: planes, width: width, height: height) }
         // Largest (nearest) first: the tracker associates them in this order.
         candidates.sort { $0.diameter > $1.diameter }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
+    }
+
+    /// Rings no redder than the scene but redder and darker than their own inside (``RingContrastSearch``), each
+    /// confirmed by a luma circle centred on its seed whose ring passes ``InsideRelativeRingCheck``.
+    /// Seeds where a candidate already is are skipped.
+    private mutating func addRingsByContrast(planes: YUVPlanes, width: Int, height: Int) {
+        guard let circleFinder else { return }
+        lumaSums.build(from: planes.y, width: width, height: height, step: 2)
+        contrastSearch.search(v: vSums, luma: lumaSums)
+        var checksLeft = maximumContrastChecks
+        for seed in contrastSearch.seeds where checksLeft > 0 {
+            // Chroma sample i is centred on luma 2i + 1.
+            let centerX = Double(2 * seed.x + 1)
+            let centerY = Double(2 * seed.y + 1)
+            let radius = Double(2 * seed.radius)
+            let known = candidates.contains {
+                let dx = $0.centerX - centerX
+                let dy = $0.centerY - centerY
+                return (dx * dx + dy * dy).squareRoot() < max($0.radiusX, $0.radiusY, radius)
+            }
+            if known { continue }
+            checksLeft -= 1
+            circleFinder.find(near: (centerX, centerY), radius: radius, in: planes.y, radiusRange: 0.6...1.3)
+            for circle in circleFinder.circles.prefix(4) {
+                let dx = circle.x - centerX
+                let dy = circle.y - centerY
+                guard (dx * dx + dy * dy).squareRoot() <= 0.35 * radius,
+                    let ring = insideCheck.ring(around: circle, in: planes)
+                else { continue }
+                candidates.append(ring)
+                break
+            }
+        }
     }
 
     /// A ring found by shape where the red mask only shows pieces of one (a dark or backlit ring whose faint red
@@ -198,68 +239,34 @@ struct RedRingLocator {
             mask = [UInt8](repeating: 0, count: width * height)
             holeVisited = [UInt8](repeating: 0, count: width * height)
         }
-        if windowColumnSums.count < width {
-            windowColumnSums = [Int32](repeating: 0, count: width)
-            windowRowSums = [Int32](repeating: 0, count: width + 1)
-        }
         let strong = minimumRedness
         let faint = minimumFaintRedness
         let localMargin = minimumLocalRedness
         let radius = localWindowRadius
-        let vStep = planes.v.pixelStride
-        // Adds (`sign` 1) or removes (-1) row `y`'s V − 128 to or from the column sums.
-        func accumulate(row y: Int, sign: Int32, into columns: UnsafeMutableBufferPointer<Int32>) {
-            let vRow = planes.v.row(y)
-            for x in 0..<width { columns[x] += sign * (Int32(vRow[x * vStep]) - 128) }
-        }
+        vSums.build(from: planes.v, width: width, height: height, bias: 128)
+        let sums = vSums
         mask.withUnsafeMutableBufferPointer { mask in
-            windowColumnSums.withUnsafeMutableBufferPointer { columns in
-                windowRowSums.withUnsafeMutableBufferPointer { sums in
-                    // The window of row y spans rows top..<bottom; the column sums cover exactly those rows.
-                    columns.baseAddress!.update(repeating: 0, count: width)
-                    var windowTop = 0
-                    var windowBottom = 0
-                    for y in 0..<height {
-                        let top = max(0, y - radius)
-                        let bottom = min(height, y + radius + 1)
-                        while windowBottom < bottom {
-                            accumulate(row: windowBottom, sign: 1, into: columns)
-                            windowBottom += 1
-                        }
-                        while windowTop < top {
-                            accumulate(row: windowTop, sign: -1, into: columns)
-                            windowTop += 1
-                        }
-                        // sums[x] = columns[0] + … + columns[x - 1]: a window's sum is two lookups. Made on the row's
-                        // first faintly red sample; a row without one skips it.
-                        var rowSummed = false
-                        let vRow = planes.v.row(y)
-                        let uRow = planes.u.row(y)
-                        let uStep = planes.u.pixelStride
-                        let maskRow = y * width
-                        for x in 0..<width {
-                            let v = Int(vRow[x * vStep]) - 128
-                            let u = Int(uRow[x * uStep]) - 128
-                            var red = false
-                            if 2 * abs(u) > v {
-                                red = false
-                            } else if v >= strong {
-                                red = true
-                            } else if v >= faint {
-                                if !rowSummed {
-                                    sums[0] = 0
-                                    for column in 0..<width { sums[column + 1] = sums[column] + columns[column] }
-                                    rowSummed = true
-                                }
-                                let left = max(0, x - radius)
-                                let right = min(width, x + radius + 1)
-                                let sum = Int(sums[right]) - Int(sums[left])
-                                let mean = sum / ((bottom - top) * (right - left))
-                                red = v - mean >= localMargin
-                            }
-                            mask[maskRow + x] = red ? (v >= strong ? 2 : 1) : 0
-                        }
+            for y in 0..<height {
+                let vRow = planes.v.row(y)
+                let uRow = planes.u.row(y)
+                let vStep = planes.v.pixelStride
+                let uStep = planes.u.pixelStride
+                let maskRow = y * width
+                let top = max(0, y - radius)
+                let bottom = min(height, y + radius + 1)
+                for x in 0..<width {
+                    let v = Int(vRow[x * vStep]) - 128
+                    let u = Int(uRow[x * uStep]) - 128
+                    var red = false
+                    if 2 * abs(u) > v {
+                        red = false
+                    } else if v >= strong {
+                        red = true
+                    } else if v >= faint {
+                        let mean = sums.mean(left: x - radius, top: top, right: x + radius + 1, bottom: bottom)
+                        red = v - mean >= localMargin
                     }
+                    mask[maskRow + x] = red ? (v >= strong ? 2 : 1) : 0
                 }
             }
         }

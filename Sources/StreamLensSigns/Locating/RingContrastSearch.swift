@@ -1,0 +1,198 @@
+/// Finds where a round sign may be from its own contrast, not from the scene's: a ring that is redder and darker than
+/// the disc it encloses.
+///
+/// Real photographs often carry a colour cast: under a bluish cast a maroon ring is no redder than the street around
+/// it (V − 128 ≈ 0, measured on the second real-photo set's never-located signs: ring − outside −2.3 V levels) and so
+/// never enters the red mask — yet it stays clearly redder than the sign's own bluish-white inside (+10) and darker
+/// than it (luma −12). This search looks for exactly that, at chroma resolution and with box means from summed-area
+/// tables, so a 1080p frame costs a few hundred thousand box lookups:
+/// - at each ring radius of ``radii`` (chroma samples) and each grid position `radius / 4` apart, the mean V and luma
+///   of the inside (a box of ±0.55 radii) are compared with eight small boxes on the ring (at 0.87 radii, every 45°);
+/// - a position is a seed when at least ``minimumRedBoxes`` of the eight are ``minimumBoxRedness`` redder than the
+///   inside and not brighter than it, and the ring as a whole is ``minimumRedness`` redder and ``minimumDarkening``
+///   darker (luma) than the inside;
+/// - of concentric seeds the smallest ring is kept, of other overlapping ones the redder; the ``maximumSeeds``
+///   strongest are kept.
+/// Seeds are only places to look: the locator confirms each with a luma circle and the ring's radial colour profile.
+///
+/// ## Thread Safety
+/// Not synchronized: keeps its seed list between calls. One search per locator.
+struct RingContrastSearch {
+    /// A place where a ring may be, in chroma samples.
+    struct Seed: Equatable {
+        var x: Int
+        var y: Int
+        var radius: Int
+        /// Mean ring − inside V contrast: the ranking.
+        var redness: Int
+    }
+
+    /// Ring outer radii searched, in chroma samples (8 = a 32 px sign in luma), about 4/3 apart.
+    var radii = [8, 11, 14, 19, 25, 34, 45, 60, 80]
+    /// Smallest mean V contrast, ring − inside.
+    var minimumRedness = 5
+    /// Smallest V contrast for one ring box to count as red.
+    var minimumBoxRedness = 2
+    /// Ring boxes (of eight) that must be red and not brighter than the inside.
+    var minimumRedBoxes = 6
+    /// Smallest mean luma contrast, inside − ring (the inside's mean includes the digits, so this is small).
+    var minimumDarkening = 4
+    /// Seeds kept per frame, strongest first.
+    var maximumSeeds = 4
+
+    /// Seeds of the last ``search(v:luma:)``, strongest first.
+    private(set) var seeds: [Seed] = []
+
+    /// Corner offsets of a box in a summed-area table, relative to the table index of the box's centre sample.
+    private struct BoxCorners {
+        var topLeft: Int
+        var topRight: Int
+        var bottomLeft: Int
+        var bottomRight: Int
+
+        /// The box of samples `dx − half … dx + half`, `dy − half … dy + half` around the centre.
+        init(dx: Int, dy: Int, half: Int, stride: Int) {
+            let top = (dy - half) * stride
+            let bottom = (dy + half + 1) * stride
+            topLeft = top + dx - half
+            topRight = top + dx + half + 1
+            bottomLeft = bottom + dx - half
+            bottomRight = bottom + dx + half + 1
+        }
+
+        @inline(__always)
+        func sum(_ table: UnsafePointer<Int32>, at centre: Int) -> Int {
+            Int(table[centre + bottomRight]) - Int(table[centre + topRight]) - Int(table[centre + bottomLeft])
+                + Int(table[centre + topLeft])
+        }
+    }
+
+    /// Searches the summed V − 128 (`v`) and the luma sampled at chroma resolution (`luma`) of one frame (both
+    /// tables of the same grid).
+    ///
+    /// Box means are compared as cross-multiplied sums (no division per position): every box of a position lies
+    /// inside the grid because centres stay a radius away from its edges.
+    mutating func search(v: SummedArea, luma: SummedArea) {
+        seeds.removeAll(keepingCapacity: true)
+        precondition(v.width == luma.width && v.height == luma.height, "tables of different grids")
+        let width = v.width
+        let height = v.height
+        v.withUnsafeSums { vTable, stride in
+            luma.withUnsafeSums { lumaTable, _ in
+                for radius in radii where 2 * radius + 2 <= min(width, height) {
+                    search(radius: radius, width: width, height: height, stride: stride, v: vTable, luma: lumaTable)
+                }
+            }
+        }
+    }
+
+    private mutating func search(
+        radius: Int, width: Int, height: Int, stride: Int, v: UnsafePointer<Int32>, luma: UnsafePointer<Int32>
+    ) {
+        let step = max(1, radius / 4)
+        let innerHalf = max(1, radius * 55 / 100)
+        let boxHalf = max(1, radius / 10)
+        let straight = radius * 87 / 100
+        let diagonal = radius * 62 / 100
+        let inside = BoxCorners(dx: 0, dy: 0, half: innerHalf, stride: stride)
+        // The eight ring boxes, straight ones first (most positions fail on them, on V alone). A tuple, not an
+        // array: this runs once per radius per frame.
+        let ring = (
+            BoxCorners(dx: straight, dy: 0, half: boxHalf, stride: stride),
+            BoxCorners(dx: -straight, dy: 0, half: boxHalf, stride: stride),
+            BoxCorners(dx: 0, dy: straight, half: boxHalf, stride: stride),
+            BoxCorners(dx: 0, dy: -straight, half: boxHalf, stride: stride),
+            BoxCorners(dx: diagonal, dy: diagonal, half: boxHalf, stride: stride),
+            BoxCorners(dx: -diagonal, dy: diagonal, half: boxHalf, stride: stride),
+            BoxCorners(dx: diagonal, dy: -diagonal, half: boxHalf, stride: stride),
+            BoxCorners(dx: -diagonal, dy: -diagonal, half: boxHalf, stride: stride))
+        let boxCount = 8
+        let insideArea = (2 * innerHalf + 1) * (2 * innerHalf + 1)
+        let boxArea = (2 * boxHalf + 1) * (2 * boxHalf + 1)
+        // mean(box) − mean(inside) ≥ m  ⇔  sum(box)·insideArea − sum(inside)·boxArea ≥ m·insideArea·boxArea.
+        let boxRednessBar = minimumBoxRedness * insideArea * boxArea
+        let allowedMisses = boxCount - minimumRedBoxes
+        var y = radius
+        while y < height - radius {
+            var x = radius
+            while x < width - radius {
+                defer { x += step }
+                // Box corners are offsets from the table index y · stride + x.
+                let centre = y * stride + x
+                let insideV = inside.sum(v, at: centre)
+                var insideLuma: Int?
+                var misses = 0
+                var ringV = 0
+                var darkLuma = 0
+                for index in 0..<boxCount {
+                    let box: BoxCorners
+                    switch index {
+                    case 0: box = ring.0
+                    case 1: box = ring.1
+                    case 2: box = ring.2
+                    case 3: box = ring.3
+                    case 4: box = ring.4
+                    case 5: box = ring.5
+                    case 6: box = ring.6
+                    default: box = ring.7
+                    }
+                    let boxV = box.sum(v, at: centre)
+                    ringV += boxV
+                    var ringLike = false
+                    if boxV * insideArea - insideV * boxArea >= boxRednessBar {
+                        let insideSum = insideLuma ?? inside.sum(luma, at: centre)
+                        insideLuma = insideSum
+                        let boxLuma = box.sum(luma, at: centre)
+                        // Not brighter than the inside: mean(box) ≤ mean(inside).
+                        if boxLuma * insideArea <= insideSum * boxArea {
+                            ringLike = true
+                            darkLuma += boxLuma
+                        }
+                    }
+                    if !ringLike {
+                        misses += 1
+                        if misses > allowedMisses { break }
+                    }
+                }
+                guard misses <= allowedMisses, let insideLuma else { continue }
+                // Means over the ring boxes (all eight for V, the ring-like ones for luma) against the inside's.
+                let redness = (ringV * insideArea - boxCount * insideV * boxArea) / (boxCount * insideArea * boxArea)
+                let darkBoxes = boxCount - misses
+                let darkening = (darkBoxes * insideLuma * boxArea - darkLuma * insideArea)
+                    / (darkBoxes * insideArea * boxArea)
+                guard redness >= minimumRedness, darkening >= minimumDarkening else { continue }
+                keep(Seed(x: x, y: y, radius: radius, redness: redness))
+            }
+            y += step
+        }
+    }
+
+    /// Adds `seed` unless an overlapping seed beats it; removes the seeds it beats; keeps the strongest few. Of two
+    /// concentric seeds the smaller ring wins, because a bluish-white disc on a warm street is also "inside" a larger
+    /// circle whose "ring" is the street (often redder than the sign's own ring); otherwise the redder wins (a seed
+    /// off-centre on the sign, between its digits — neutral, so "redder" than a bluish white — and its ring, is weaker
+    /// than the sign's own).
+    private mutating func keep(_ seed: Seed) {
+        var index = 0
+        while index < seeds.count {
+            let other = seeds[index]
+            let dx = other.x - seed.x
+            let dy = other.y - seed.y
+            let reach = max(other.radius, seed.radius)
+            if dx * dx + dy * dy < reach * reach {
+                // Concentric: the same disc seen through rings of two sizes.
+                let concentric = dx * dx + dy * dy <= reach * reach / 16
+                let otherWins = concentric && other.radius != seed.radius
+                    ? other.radius < seed.radius : other.redness >= seed.redness
+                if otherWins { return }
+                seeds.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        let position = seeds.firstIndex { $0.redness < seed.redness } ?? seeds.count
+        guard position < maximumSeeds else { return }
+        seeds.insert(seed, at: position)
+        if seeds.count > maximumSeeds { seeds.removeLast() }
+    }
+}

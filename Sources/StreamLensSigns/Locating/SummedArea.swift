@@ -1,0 +1,66 @@
+import StreamLensCore
+
+/// A summed-area table of one plane: the sum over any box in four lookups, for local means at many sizes.
+///
+/// Built from a plane sampled every `step` samples (a luma plane sampled at chroma resolution is `step` 2), with
+/// `bias` subtracted from every sample (128 for chroma: sums of V − 128 stay small and signed). Keeps its table
+/// between builds: no allocation once the frame size is steady.
+struct SummedArea {
+    /// Size of the sampled grid.
+    private(set) var width = 0
+    private(set) var height = 0
+    /// (width + 1) × (height + 1) running sums; row 0 and column 0 are zero.
+    private var sums: [Int32] = []
+
+    /// Sums `plane` sampled every `step` samples into a `width` × `height` grid (sample (x, y) of the grid is the
+    /// plane's (step·x, step·y)).
+    mutating func build(from plane: Plane, width: Int, height: Int, step: Int = 1, bias: Int32 = 0) {
+        precondition((width - 1) * step < plane.width && (height - 1) * step < plane.height, "grid outside the plane")
+        self.width = width
+        self.height = height
+        let stride = width + 1
+        if sums.count < stride * (height + 1) { sums = [Int32](repeating: 0, count: stride * (height + 1)) }
+        sums.withUnsafeMutableBufferPointer { sums in
+            for x in 0...width { sums[x] = 0 }
+            let sampleStep = step * plane.pixelStride
+            for y in 0..<height {
+                let row = plane.row(y * step)
+                var rowSum: Int32 = 0
+                sums[(y + 1) * stride] = 0
+                for x in 0..<width {
+                    rowSum += Int32(row[x * sampleStep]) - bias
+                    sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + rowSum
+                }
+            }
+        }
+    }
+
+    /// Sum over columns `left..<right` and rows `top..<bottom` (clamped to the grid).
+    @inline(__always)
+    func sum(left: Int, top: Int, right: Int, bottom: Int) -> Int {
+        let left = max(0, left)
+        let top = max(0, top)
+        let right = min(width, right)
+        let bottom = min(height, bottom)
+        guard right > left, bottom > top else { return 0 }
+        let stride = width + 1
+        return sums.withUnsafeBufferPointer { sums in
+            Int(sums[bottom * stride + right]) - Int(sums[top * stride + right]) - Int(sums[bottom * stride + left])
+                + Int(sums[top * stride + left])
+        }
+    }
+
+    /// Calls `body` with the table (row `y` of sums starts at `y × (width + 1)`) and its row stride, for loops that
+    /// precompute corner offsets and stay inside the grid.
+    func withUnsafeSums<Result>(_ body: (UnsafePointer<Int32>, Int) -> Result) -> Result {
+        sums.withUnsafeBufferPointer { body($0.baseAddress!, width + 1) }
+    }
+
+    /// Mean over the box (clamped to the grid), or 0 when it is empty.
+    @inline(__always)
+    func mean(left: Int, top: Int, right: Int, bottom: Int) -> Int {
+        let area = (min(width, right) - max(0, left)) * (min(height, bottom) - max(0, top))
+        guard area > 0 else { return 0 }
+        return sum(left: left, top: top, right: right, bottom: bottom) / area
+    }
+}

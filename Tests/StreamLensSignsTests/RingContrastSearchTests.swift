@@ -1,0 +1,134 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// Round 5 of issue 9: a ring under a colour cast, no redder than the street around it but redder and darker than its
+/// own bluish inside (the second real-photo set's never-located signs), and look-alikes the contrast search must not
+/// seed: a pink ring around a dark hole (brighter than its inside) and a red disc.
+struct RingContrastSearchTests {
+    /// A warm street: a little redder (V − 128 = +5) than the cast sign's ring.
+    static let warmScene: (y: UInt8, u: UInt8, v: UInt8) = (120, 126, 133)
+    /// Under a bluish cast: the ring's maroon at V − 128 = 0, the white inside bluish and bright.
+    static let castRing: (y: UInt8, u: UInt8, v: UInt8) = (70, 124, 128)
+    static let castInside: (y: UInt8, u: UInt8, v: UInt8) = (175, 132, 118)
+
+    /// A 320×240 frame of `scene` with a ring of `ring` (0.78…1 of `radius`) around a disc of `inside` at (150, 110),
+    /// plus two dark digit bars when `digits`.
+    static func drawSign(
+        _ planes: YUVPlanes, radius: Double, ring: (y: UInt8, u: UInt8, v: UInt8),
+        inside: (y: UInt8, u: UInt8, v: UInt8), digits: Bool = true
+    ) {
+        SyntheticSign.paint(planes, colour: inside) { x, y in hypot(x - 150, y - 110) <= radius }
+        SyntheticSign.paint(planes, colour: ring) { x, y in
+            let distance = hypot(x - 150, y - 110)
+            return distance >= 0.78 * radius && distance <= radius
+        }
+        guard digits else { return }
+        SyntheticSign.paint(planes, colour: (30, 128, 128)) { x, y in
+            let dy = abs(y - 110)
+            let dx = x - 150
+            return dy < 0.38 * radius
+                && ((dx > -0.45 * radius && dx < -0.15 * radius) || (dx > 0.1 * radius && dx < 0.4 * radius))
+        }
+    }
+
+    /// Seeds of the contrast search alone on a frame drawn by `draw`.
+    static func seeds(draw: (YUVPlanes) -> Void) -> [RingContrastSearch.Seed] {
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: warmScene)
+        return image.withPlanes { planes in
+            draw(planes)
+            var v = SummedArea()
+            var luma = SummedArea()
+            v.build(from: planes.v, width: planes.v.width, height: planes.v.height, bias: 128)
+            luma.build(from: planes.y, width: planes.v.width, height: planes.v.height, step: 2)
+            var search = RingContrastSearch()
+            search.search(v: v, luma: luma)
+            return search.seeds
+        }
+    }
+
+    static func locate(contrastChecks: Int, draw: (YUVPlanes) -> Void) -> [RingCandidate] {
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: warmScene)
+        var locator = RedRingLocator()
+        locator.maximumContrastChecks = contrastChecks
+        return image.withPlanes { planes in
+            draw(planes)
+            locator.locate(in: planes)
+            return locator.candidates
+        }
+    }
+
+    @Test func summedAreaMeansMatchTheSamples() {
+        let image = OwnedYUVImage(layout: .i420, width: 8, height: 6, fill: (0, 128, 128))
+        image.withPlanes { planes in
+            for y in 0..<6 {
+                for x in 0..<8 { planes.y[x, y] = UInt8(10 * x + y) }
+            }
+            var sums = SummedArea()
+            sums.build(from: planes.y, width: 4, height: 3, step: 2)
+            // Grid sample (x, y) is luma (2x, 2y) = 20x + 2y; columns 1..<3, rows 0..<2: 20, 40, 22, 42.
+            #expect(sums.sum(left: 1, top: 0, right: 3, bottom: 2) == 124)
+            #expect(sums.mean(left: 1, top: 0, right: 3, bottom: 2) == 31)
+            // Clamped to the grid: the whole grid's 12 samples.
+            #expect(sums.mean(left: -5, top: -5, right: 50, bottom: 50) == (0 + 20 + 40 + 60) / 4 + 2)
+            var biased = SummedArea()
+            biased.build(from: planes.u, width: 4, height: 3, bias: 128)
+            #expect(biased.sum(left: 0, top: 0, right: 4, bottom: 3) == 0)
+        }
+    }
+
+    @Test(arguments: [20.0, 34.0, 60.0])
+    func aCastRingRedderOnlyThanItsInsideIsSeeded(radius: Double) {
+        let seeds = Self.seeds { Self.drawSign($0, radius: radius, ring: Self.castRing, inside: Self.castInside) }
+        let seed = seeds.first
+        #expect(seed != nil, "no seed for a ring of radius \(radius)")
+        guard let seed else { return }
+        // Chroma sample i is centred on luma 2i + 1; the radii grid is about 4/3 apart.
+        #expect(abs(Double(2 * seed.x + 1) - 150) <= 0.2 * radius + 2 && abs(Double(2 * seed.y + 1) - 110) <= 0.2 * radius + 2,
+            "\(seed)")
+        #expect(Double(2 * seed.radius) >= 0.7 * radius && Double(2 * seed.radius) <= 1.4 * radius, "\(seed)")
+    }
+
+    @Test func aCastRingIsLocatedOnlyByTheContrastSearch() {
+        let draw = { (planes: YUVPlanes) in
+            Self.drawSign(planes, radius: 34, ring: Self.castRing, inside: Self.castInside)
+        }
+        // The red mask alone: the ring is less red than the street, so nothing.
+        #expect(Self.locate(contrastChecks: 0, draw: draw).isEmpty)
+        let found = Self.locate(contrastChecks: 3, draw: draw)
+        #expect(found.count == 1, "\(found)")
+        guard let ring = found.first else { return }
+        #expect(abs(ring.centerX - 150) <= 3 && abs(ring.centerY - 110) <= 3, "\(ring)")
+        #expect(abs(ring.radiusX - 34) <= 0.2 * 34, "\(ring)")
+        #expect(ring.innerRadiusX < ring.radiusX && ring.innerRadiusX >= 0.5 * ring.radiusX, "\(ring)")
+        #expect(ring.isFaint)
+    }
+
+    @Test func aBluishWindowInADarkRedBodyIsNotARing() {
+        // A car's rear window: a bluish pane in a dark red body that goes on past any ring width. Seeded (it is
+        // redder and darker than the pane), but no ring: the band never meets a scene.
+        let found = Self.locate(contrastChecks: 3) { planes in
+            SyntheticSign.paint(planes, colour: Self.castRing) { x, y in abs(x - 150) <= 90 && abs(y - 110) <= 80 }
+            SyntheticSign.paint(planes, colour: Self.castInside) { x, y in hypot(x - 150, y - 110) <= 0.78 * 34 }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test func aPinkRingAroundADarkHoleIsNotSeeded() {
+        // A wheel in a red car, a dark hole in a pink surround: redder than the inside, but brighter.
+        let seeds = Self.seeds {
+            Self.drawSign($0, radius: 34, ring: (150, 124, 140), inside: (40, 128, 128), digits: false)
+        }
+        #expect(seeds.isEmpty, "\(seeds)")
+    }
+
+    @Test func aRedDiscIsNotSeeded() {
+        // A brake light or a no-entry sign without its bar: red to the middle, no redder ring.
+        let seeds = Self.seeds {
+            Self.drawSign($0, radius: 34, ring: SyntheticSign.red, inside: SyntheticSign.red, digits: false)
+        }
+        #expect(seeds.isEmpty, "\(seeds)")
+    }
+}
