@@ -6,14 +6,15 @@
 /// never enters the red mask — yet it stays clearly redder than the sign's own bluish-white inside (+10) and darker
 /// than it (luma −12). This search looks for exactly that, at chroma resolution and with box means from summed-area
 /// tables, so a 1080p frame costs a few hundred thousand box lookups:
-/// - at each ring radius of ``radii`` (chroma samples) and each grid position `radius / 4` apart, the mean V and luma
-///   of the inside (a box of ±0.55 radii) are compared with eight small boxes on the ring (at 0.87 radii, every 45°);
+/// - at each ring radius of ``radii`` (chroma samples) and each grid position about `radius / 4` apart, a square
+///   band around the ring must be a little redder than the inside (±0.55 radii; two box sums: most positions end
+///   here); then the inside's mean V and luma are compared with eight small boxes on the ring (0.87 radii, every 45°);
 /// - a position is a seed when at least ``minimumRedBoxes`` of the eight are ``minimumBoxRedness`` redder than the
 ///   inside and not brighter than it, and the ring as a whole is ``minimumRedness`` redder and ``minimumDarkening``
 ///   darker (luma) than the inside;
 /// - of concentric seeds the smallest ring is kept, of other overlapping ones the redder; the ``maximumSeeds``
 ///   strongest are kept.
-/// Seeds are only places to look: the locator confirms each with a luma circle and the ring's radial colour profile.
+/// Seeds are only places to look: the locator confirms each with a luma circle and ``InsideRelativeRingCheck``.
 ///
 /// ## Thread Safety
 /// Not synchronized: keeps its seed list between calls. One search per locator.
@@ -42,6 +43,12 @@ struct RingContrastSearch {
 
     /// Seeds of the last ``search(v:luma:)``, strongest first.
     private(set) var seeds: [Seed] = []
+    /// The eight ring boxes' directions, straight ones first.
+    private static let directions: [(x: Int, y: Int)] = [
+        (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
+    ]
+    /// The ring boxes of the radius being searched (eight, kept between radii and frames).
+    private var ringBoxes: [BoxCorners] = []
 
     /// Corner offsets of a box in a summed-area table, relative to the table index of the box's centre sample.
     private struct BoxCorners {
@@ -95,23 +102,29 @@ struct RingContrastSearch {
         let straight = radius * 87 / 100
         let diagonal = radius * 62 / 100
         let inside = BoxCorners(dx: 0, dy: 0, half: innerHalf, stride: stride)
-        // The eight ring boxes, straight ones first (most positions fail on them, on V alone). A tuple, not an
-        // array: this runs once per radius per frame.
-        let ring = (
-            BoxCorners(dx: straight, dy: 0, half: boxHalf, stride: stride),
-            BoxCorners(dx: -straight, dy: 0, half: boxHalf, stride: stride),
-            BoxCorners(dx: 0, dy: straight, half: boxHalf, stride: stride),
-            BoxCorners(dx: 0, dy: -straight, half: boxHalf, stride: stride),
-            BoxCorners(dx: diagonal, dy: diagonal, half: boxHalf, stride: stride),
-            BoxCorners(dx: -diagonal, dy: diagonal, half: boxHalf, stride: stride),
-            BoxCorners(dx: diagonal, dy: -diagonal, half: boxHalf, stride: stride),
-            BoxCorners(dx: -diagonal, dy: -diagonal, half: boxHalf, stride: stride))
-        let boxCount = 8
+        // The eight ring boxes, straight ones first (most positions that pass the band test fail on them).
+        ringBoxes.removeAll(keepingCapacity: true)
+        for direction in Self.directions {
+            let reach = direction.x == 0 || direction.y == 0 ? straight : diagonal
+            ringBoxes.append(BoxCorners(dx: direction.x * reach, dy: direction.y * reach, half: boxHalf, stride: stride))
+        }
+        let boxCount = ringBoxes.count
+        // The band test: the square band between the ring boxes' inner and outer edges (the ring plus the scene in its
+        // corners) must be a little redder than the inside, or no ring box will be. Two box sums reject most positions.
+        let bandOuter = BoxCorners(dx: 0, dy: 0, half: straight + boxHalf, stride: stride)
+        let bandInnerHalf = max(innerHalf, straight - boxHalf - 1)
+        let bandInner = BoxCorners(dx: 0, dy: 0, half: bandInnerHalf, stride: stride)
+        let bandArea = (2 * (straight + boxHalf) + 1) * (2 * (straight + boxHalf) + 1)
+            - (2 * bandInnerHalf + 1) * (2 * bandInnerHalf + 1)
         let insideArea = (2 * innerHalf + 1) * (2 * innerHalf + 1)
         let boxArea = (2 * boxHalf + 1) * (2 * boxHalf + 1)
         // mean(box) − mean(inside) ≥ m  ⇔  sum(box)·insideArea − sum(inside)·boxArea ≥ m·insideArea·boxArea.
         let boxRednessBar = minimumBoxRedness * insideArea * boxArea
+        // A third of the ring's redness: the band's corners are scene.
+        let bandRednessBar = minimumRedness * insideArea * bandArea / 3
         let allowedMisses = boxCount - minimumRedBoxes
+        let boxes = ringBoxes
+        boxes.withUnsafeBufferPointer { boxes in
         var y = radius
         while y < height - radius {
             var x = radius
@@ -120,22 +133,13 @@ struct RingContrastSearch {
                 // Box corners are offsets from the table index y · stride + x.
                 let centre = y * stride + x
                 let insideV = inside.sum(v, at: centre)
+                let bandV = bandOuter.sum(v, at: centre) - bandInner.sum(v, at: centre)
+                guard bandV * insideArea - insideV * bandArea >= bandRednessBar else { continue }
                 var insideLuma: Int?
                 var misses = 0
                 var ringV = 0
                 var darkLuma = 0
-                for index in 0..<boxCount {
-                    let box: BoxCorners
-                    switch index {
-                    case 0: box = ring.0
-                    case 1: box = ring.1
-                    case 2: box = ring.2
-                    case 3: box = ring.3
-                    case 4: box = ring.4
-                    case 5: box = ring.5
-                    case 6: box = ring.6
-                    default: box = ring.7
-                    }
+                for box in boxes {
                     let boxV = box.sum(v, at: centre)
                     ringV += boxV
                     var ringLike = false
@@ -164,6 +168,7 @@ struct RingContrastSearch {
                 keep(Seed(x: x, y: y, radius: radius, redness: redness))
             }
             y += step
+        }
         }
     }
 
