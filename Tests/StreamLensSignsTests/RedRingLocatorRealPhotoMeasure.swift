@@ -41,6 +41,7 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("EDGE_REDNESS") { locator.insideCheck.minimumEdgeRedness = value }
         if let value = setting("EDGE_SHARE") { locator.insideCheck.minimumEdgeShare = value }
         if let value = setting("INSIDE_DIRECTIONS") { locator.insideCheck.minimumDirectionShare = value }
+        if let value = setting("SEARCH_INTERVAL") { locator.contrastSearchInterval = Int(value) }
     }
 
     @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=locate (and build the real-photo set) to run"))

@@ -43,6 +43,8 @@ struct RingContrastSearch {
 
     /// Seeds of the last ``search(v:luma:)``, strongest first.
     private(set) var seeds: [Seed] = []
+    /// Grid size of the last search (seeds of another size of frame mean nothing).
+    private(set) var frameSize = (width: 0, height: 0)
     /// The eight ring boxes' directions, straight ones first.
     private static let directions: [(x: Int, y: Int)] = [
         (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
@@ -84,6 +86,7 @@ struct RingContrastSearch {
         precondition(v.width == luma.width && v.height == luma.height, "tables of different grids")
         let width = v.width
         let height = v.height
+        frameSize = (width, height)
         v.withUnsafeSums { vTable, stride in
             luma.withUnsafeSums { lumaTable, _ in
                 for radius in radii where 2 * radius + 2 <= min(width, height) {
