@@ -88,7 +88,8 @@ struct InsideRelativeRingCheck {
             var brightest = 0.0
             for step in 4...9 {
                 let share = Double(step) / 10
-                brightest = max(brightest, luma(centerX + share * innerRadius * ray.dx, centerY + share * innerRadius * ray.dy))
+                let radius = share * innerRadius
+                brightest = max(brightest, luma(centerX + radius * ray.dx, centerY + radius * ray.dy))
             }
             white[direction] = brightest
             meanWhite += brightest / count
@@ -113,7 +114,9 @@ struct InsideRelativeRingCheck {
                 outsideV += chroma(planes.v, centerX + radius * ray.dx, centerY + radius * ray.dy) / 2
                 outsideLuma += luma(centerX + radius * ray.dx, centerY + radius * ray.dy) / 2
             }
-            if abs(outsideLuma - y) >= minimumEdgeLuma || abs(outsideV - v) >= minimumEdgeRedness { edgeDirections += 1 }
+            if abs(outsideLuma - y) >= minimumEdgeLuma || abs(outsideV - v) >= minimumEdgeRedness {
+                edgeDirections += 1
+            }
             ringV += v / count
             ringU += u / count
             ringLuma += y / count

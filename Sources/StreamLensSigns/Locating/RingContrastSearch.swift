@@ -109,7 +109,8 @@ struct RingContrastSearch {
         ringBoxes.removeAll(keepingCapacity: true)
         for direction in Self.directions {
             let reach = direction.x == 0 || direction.y == 0 ? straight : diagonal
-            ringBoxes.append(BoxCorners(dx: direction.x * reach, dy: direction.y * reach, half: boxHalf, stride: stride))
+            ringBoxes.append(
+                BoxCorners(dx: direction.x * reach, dy: direction.y * reach, half: boxHalf, stride: stride))
         }
         let boxCount = ringBoxes.count
         // The band test: the square band between the ring boxes' inner and outer edges (the ring plus the scene in its
@@ -128,50 +129,51 @@ struct RingContrastSearch {
         let allowedMisses = boxCount - minimumRedBoxes
         let boxes = ringBoxes
         boxes.withUnsafeBufferPointer { boxes in
-        var y = radius
-        while y < height - radius {
-            var x = radius
-            while x < width - radius {
-                defer { x += step }
-                // Box corners are offsets from the table index y · stride + x.
-                let centre = y * stride + x
-                let insideV = inside.sum(v, at: centre)
-                let bandV = bandOuter.sum(v, at: centre) - bandInner.sum(v, at: centre)
-                guard bandV * insideArea - insideV * bandArea >= bandRednessBar else { continue }
-                var insideLuma: Int?
-                var misses = 0
-                var ringV = 0
-                var darkLuma = 0
-                for box in boxes {
-                    let boxV = box.sum(v, at: centre)
-                    ringV += boxV
-                    var ringLike = false
-                    if boxV * insideArea - insideV * boxArea >= boxRednessBar {
-                        let insideSum = insideLuma ?? inside.sum(luma, at: centre)
-                        insideLuma = insideSum
-                        let boxLuma = box.sum(luma, at: centre)
-                        // Not brighter than the inside: mean(box) ≤ mean(inside).
-                        if boxLuma * insideArea <= insideSum * boxArea {
-                            ringLike = true
-                            darkLuma += boxLuma
+            var y = radius
+            while y < height - radius {
+                var x = radius
+                while x < width - radius {
+                    defer { x += step }
+                    // Box corners are offsets from the table index y · stride + x.
+                    let centre = y * stride + x
+                    let insideV = inside.sum(v, at: centre)
+                    let bandV = bandOuter.sum(v, at: centre) - bandInner.sum(v, at: centre)
+                    guard bandV * insideArea - insideV * bandArea >= bandRednessBar else { continue }
+                    var insideLuma: Int?
+                    var misses = 0
+                    var ringV = 0
+                    var darkLuma = 0
+                    for box in boxes {
+                        let boxV = box.sum(v, at: centre)
+                        ringV += boxV
+                        var ringLike = false
+                        if boxV * insideArea - insideV * boxArea >= boxRednessBar {
+                            let insideSum = insideLuma ?? inside.sum(luma, at: centre)
+                            insideLuma = insideSum
+                            let boxLuma = box.sum(luma, at: centre)
+                            // Not brighter than the inside: mean(box) ≤ mean(inside).
+                            if boxLuma * insideArea <= insideSum * boxArea {
+                                ringLike = true
+                                darkLuma += boxLuma
+                            }
+                        }
+                        if !ringLike {
+                            misses += 1
+                            if misses > allowedMisses { break }
                         }
                     }
-                    if !ringLike {
-                        misses += 1
-                        if misses > allowedMisses { break }
-                    }
+                    guard misses <= allowedMisses, let insideLuma else { continue }
+                    // Means over the ring boxes (all eight for V, the ring-like ones for luma) against the inside's.
+                    let redness = (ringV * insideArea - boxCount * insideV * boxArea)
+                        / (boxCount * insideArea * boxArea)
+                    let darkBoxes = boxCount - misses
+                    let darkening = (darkBoxes * insideLuma * boxArea - darkLuma * insideArea)
+                        / (darkBoxes * insideArea * boxArea)
+                    guard redness >= minimumRedness, darkening >= minimumDarkening else { continue }
+                    keep(Seed(x: x, y: y, radius: radius, redness: redness))
                 }
-                guard misses <= allowedMisses, let insideLuma else { continue }
-                // Means over the ring boxes (all eight for V, the ring-like ones for luma) against the inside's.
-                let redness = (ringV * insideArea - boxCount * insideV * boxArea) / (boxCount * insideArea * boxArea)
-                let darkBoxes = boxCount - misses
-                let darkening = (darkBoxes * insideLuma * boxArea - darkLuma * insideArea)
-                    / (darkBoxes * insideArea * boxArea)
-                guard redness >= minimumRedness, darkening >= minimumDarkening else { continue }
-                keep(Seed(x: x, y: y, radius: radius, redness: redness))
+                y += step
             }
-            y += step
-        }
         }
     }
 
