@@ -24,10 +24,11 @@ struct CircleRingCheck {
     /// or small) ring's band spreads inwards, so this cannot be much higher than a sharp ring's 0.74 minus the blur.
     var minimumInnerShare = 0.4
 
-    private static let directionCount = 16
+    static let directionCount = 16
     /// Radial steps of a tenth of the circle's radius, 0…1.5.
     private static let stepCount = 16
-    private static let directions: [(dx: Double, dy: Double)] = (0..<directionCount).map {
+    /// Unit vectors of the ``directionCount`` directions the ring is sampled along (also ``InsideRelativeRingCheck``'s).
+    static let directions: [(dx: Double, dy: Double)] = (0..<directionCount).map {
         let angle = Double($0) * 2 * Double.pi / Double(directionCount)
         return (cos(angle), sin(angle))
     }

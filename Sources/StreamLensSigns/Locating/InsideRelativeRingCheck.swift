@@ -35,11 +35,8 @@ struct InsideRelativeRingCheck {
     /// Inner-to-outer radius of a sign's ring (DIN and Vienna-convention signs: about 0.78).
     var ringShare = 0.78
 
-    private static let directionCount = 16
-    private static let directions: [(dx: Double, dy: Double)] = (0..<directionCount).map {
-        let angle = Double($0) * 2 * Double.pi / Double(directionCount)
-        return (cos(angle), sin(angle))
-    }
+    private static let directionCount = CircleRingCheck.directionCount
+    private static let directions = CircleRingCheck.directions
     private var bandV = [Double](repeating: 0, count: directionCount)
     private var bandLuma = [Double](repeating: 0, count: directionCount)
     private var white = [Double](repeating: 0, count: directionCount)
