@@ -14,21 +14,21 @@ struct RingContrastSearchTests {
     static let castRing: (y: UInt8, u: UInt8, v: UInt8) = (70, 124, 128)
     static let castInside: (y: UInt8, u: UInt8, v: UInt8) = (175, 132, 118)
 
-    /// Paints a ring of `ring` (0.78…1 of `radius`) around a disc of `inside` at (150, 110), plus two dark digit
-    /// bars when `digits`.
+    /// Paints a ring of `ring` (0.78…1 of `radius`) around a disc of `inside` at (`centerX`, 110), plus two dark
+    /// digit bars when `digits`.
     static func drawSign(
         _ planes: YUVPlanes, radius: Double, ring: (y: UInt8, u: UInt8, v: UInt8),
-        inside: (y: UInt8, u: UInt8, v: UInt8), digits: Bool = true
+        inside: (y: UInt8, u: UInt8, v: UInt8), digits: Bool = true, centerX: Double = 150
     ) {
-        SyntheticSign.paint(planes, colour: inside) { x, y in hypot(x - 150, y - 110) <= radius }
+        SyntheticSign.paint(planes, colour: inside) { x, y in hypot(x - centerX, y - 110) <= radius }
         SyntheticSign.paint(planes, colour: ring) { x, y in
-            let distance = hypot(x - 150, y - 110)
+            let distance = hypot(x - centerX, y - 110)
             return distance >= 0.78 * radius && distance <= radius
         }
         guard digits else { return }
         SyntheticSign.paint(planes, colour: (30, 128, 128)) { x, y in
             let dy = abs(y - 110)
-            let dx = x - 150
+            let dx = x - centerX
             return dy < 0.38 * radius
                 && ((dx > -0.45 * radius && dx < -0.15 * radius) || (dx > 0.1 * radius && dx < 0.4 * radius))
         }
@@ -104,6 +104,26 @@ struct RingContrastSearchTests {
         #expect(abs(ring.radiusX - 34) <= 0.2 * 34, "\(ring)")
         #expect(ring.innerRadiusX < ring.radiusX && ring.innerRadiusX >= 0.5 * ring.radiusX, "\(ring)")
         #expect(ring.isFaint)
+    }
+
+    @Test func betweenSearchesTheLastSeedsFindTheMovedSign() {
+        // The search runs on every second frame; on the frame between, the sign has moved 8 px and is found around
+        // the seeds of the frame before (which stay as they were: no search ran).
+        var locator = RedRingLocator()
+        #expect(locator.contrastSearchInterval == 2)
+        var firstSeeds: [RingContrastSearch.Seed] = []
+        for (frame, centerX) in [150.0, 158.0].enumerated() {
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
+            image.withPlanes { planes in
+                Self.drawSign(planes, radius: 34, ring: Self.castRing, inside: Self.castInside, centerX: centerX)
+                locator.locate(in: planes)
+            }
+            if frame == 0 { firstSeeds = locator.contrastSearch.seeds }
+            #expect(locator.contrastSearch.seeds == firstSeeds && !firstSeeds.isEmpty)
+            #expect(locator.candidates.count == 1, "frame \(frame): \(locator.candidates)")
+            guard let ring = locator.candidates.first else { continue }
+            #expect(abs(ring.centerX - centerX) <= 3 && abs(ring.centerY - 110) <= 3, "frame \(frame): \(ring)")
+        }
     }
 
     @Test func aBluishWindowInADarkRedBodyIsNotARing() {
