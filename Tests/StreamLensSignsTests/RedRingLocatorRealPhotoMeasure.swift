@@ -32,7 +32,7 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("SEED_REDNESS") { locator.contrastSearch.minimumRedness = Int(value) }
         if let value = setting("SEED_BOX_REDNESS") { locator.contrastSearch.minimumBoxRedness = Int(value) }
         if let value = setting("SEED_BOXES") { locator.contrastSearch.minimumRedBoxes = Int(value) }
-        if let value = setting("SEED_DARKENING") { locator.contrastSearch.minimumDarkening = Int(value) }
+        if let value = setting("SEED_BRIGHTER") { locator.contrastSearch.maximumBoxBrightening = Int(value) }
         if let value = setting("SEEDS") { locator.contrastSearch.maximumSeeds = Int(value) }
         if let value = setting("SEED_SMALLEST") { locator.contrastSearch.radii.removeAll { $0 < Int(value) } }
         if let value = setting("INSIDE_DARKENING") { locator.insideCheck.minimumDarkening = value }
@@ -63,7 +63,8 @@ struct RedRingLocatorRealPhotoMeasure {
         var timedFrames = 0
         let clock = ContinuousClock()
         var missed: [String] = []
-        for clip in set.clips {
+        let only = ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_CLIP"]
+        for clip in set.clips where only.map({ clip.name.contains($0) }) ?? true {
             try set.forEachFrame(of: clip) { frame in
                 let started = clock.now
                 locator.locate(in: frame.planes)
@@ -108,8 +109,24 @@ struct RedRingLocatorRealPhotoMeasure {
                     } ?? false
                     let colourPasses = locator.circleCheck.ring(
                         around: CircleFinder.Circle(x: centre.x, y: centre.y, radius: radius), in: frame.planes) != nil
-                    let key = "missed: circle \(circleFound ? "yes" : "no"), colour \(colourPasses ? "yes" : "no"), \(size)"
+                    let insidePasses = locator.insideCheck.ring(
+                        around: CircleFinder.Circle(x: centre.x, y: centre.y, radius: radius), in: frame.planes) != nil
+                    let key = "missed: circle \(circleFound ? "yes" : "no"), colour \(colourPasses ? "yes" : "no"), inside \(insidePasses ? "yes" : "no"), seeded \(seeded ? "yes" : "no"), \(size)"
                     located[key, default: (0, 0)].all += 1
+                    if only != nil {
+                        var detail = ""
+                        for (rank, seed) in locator.contrastSearch.seeds.enumerated() {
+                            let sx = Double(2 * seed.x + 1), sy = Double(2 * seed.y + 1), sr = Double(2 * seed.radius)
+                            guard hypot(sx - centre.x, sy - centre.y) <= 0.35 * radius else { continue }
+                            locator.circleFinder?.find(near: (sx, sy), radius: sr, in: frame.planes.y, radiusRange: 0.6...1.3)
+                            let circles = (locator.circleFinder?.circles ?? []).prefix(4).map { c in
+                                let ok = hypot(c.x - sx, c.y - sy) <= 0.35 * sr && locator.insideCheck.ring(around: c, in: frame.planes) != nil
+                                return String(format: "(%.0f,%.0f r%.0f %@)", c.x - centre.x, c.y - centre.y, c.radius, ok ? "ok" : "no")
+                            }
+                            detail += " seed#\(rank) r\(2 * seed.radius) red\(seed.redness): \(circles.joined(separator: " "))"
+                        }
+                        print("\(clip.name)#\(frame.frameIndex) \(Int(truth.width)) px: \(key)\(detail)")
+                    }
                 }
             }
         }

@@ -82,13 +82,15 @@ struct RingContrastSearchTests {
     @Test(arguments: [20.0, 34.0, 60.0])
     func aCastRingRedderOnlyThanItsInsideIsSeeded(radius: Double) {
         let seeds = Self.seeds { Self.drawSign($0, radius: radius, ring: Self.castRing, inside: Self.castInside) }
-        let seed = seeds.first
-        #expect(seed != nil, "no seed for a ring of radius \(radius)")
-        guard let seed else { return }
-        // Chroma sample i is centred on luma 2i + 1; the radii grid is about 4/3 apart.
-        let centreError = max(abs(Double(2 * seed.x + 1) - 150), abs(Double(2 * seed.y + 1) - 110))
-        #expect(centreError <= 0.2 * radius + 2, "\(seed)")
-        #expect(Double(2 * seed.radius) >= 0.7 * radius && Double(2 * seed.radius) <= 1.4 * radius, "\(seed)")
+        // Chroma sample i is centred on luma 2i + 1; the radii grid is about 4/3 apart. Since ring boxes may be a
+        // little brighter than the inside's mean, the street just around the sign can make the seed one grid step
+        // larger (34 px: seed radius 50); the luma circle search around a seed (0.6…1.3 of its radius) still reaches
+        // the ring (aCastRingIsLocatedOnlyByTheContrastSearch).
+        let seed = seeds.first { seed in
+            max(abs(Double(2 * seed.x + 1) - 150), abs(Double(2 * seed.y + 1) - 110)) <= 0.2 * radius + 2
+                && Double(2 * seed.radius) >= 0.7 * radius && Double(2 * seed.radius) <= 1.5 * radius
+        }
+        #expect(seed != nil, "no seed for a ring of radius \(radius): \(seeds)")
     }
 
     @Test func aCastRingIsLocatedOnlyByTheContrastSearch() {
@@ -124,6 +126,58 @@ struct RingContrastSearchTests {
             guard let ring = locator.candidates.first else { continue }
             #expect(abs(ring.centerX - centerX) <= 3 && abs(ring.centerY - 110) <= 3, "frame \(frame): \(ring)")
         }
+    }
+
+    @Test func boldDigitsDarkerThanTheRingDoNotHideTheSign() {
+        // Large bold digits on a grey-bluish inside (second real-photo set): the inside's mean (digits included) is
+        // darker than the ring, though its white is brighter. Seeded, and located around the seed.
+        let draw = { (planes: YUVPlanes) in
+            Self.drawSign(planes, radius: 34, ring: (95, 124, 128), inside: (110, 132, 118))
+        }
+        let seeds = Self.seeds(draw: draw)
+        #expect(seeds.contains { abs(Double(2 * $0.x + 1) - 150) <= 8 && abs(Double(2 * $0.y + 1) - 110) <= 8 },
+            "\(seeds)")
+        let found = Self.locate(contrastChecks: 6, draw: draw)
+        #expect(found.count == 1 && found.allSatisfy { abs($0.centerX - 150) <= 3 && abs($0.centerY - 110) <= 3 },
+            "\(found)")
+    }
+
+    @Test func aSoftRingIsConfirmedFromACircleThroughItsMiddle() {
+        // Out of focus, a thin ring has no edges left, and the Hough circle runs through the ring's middle (0.89 of its
+        // outer radius) — neither of its edges. The check tries that band too.
+        let radius = 30.0
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
+        let ring = image.withPlanes { planes -> RingCandidate? in
+            func colour(_ x: Double, _ y: Double) -> (y: Double, u: Double, v: Double) {
+                let distance = hypot(x - 150, y - 110) / radius
+                func mix(_ a: (y: UInt8, u: UInt8, v: UInt8), _ b: (y: UInt8, u: UInt8, v: UInt8), _ share: Double)
+                    -> (y: Double, u: Double, v: Double)
+                {
+                    let t = min(max(share, 0), 1)
+                    return (Double(a.y) * (1 - t) + Double(b.y) * t, Double(a.u) * (1 - t) + Double(b.u) * t,
+                        Double(a.v) * (1 - t) + Double(b.v) * t)
+                }
+                // Blurred edges: inside → ring from 0.68 to 0.88, ring → street from 0.9 to 1.1 radii.
+                return distance < 0.89
+                    ? mix(Self.castInside, Self.castRing, (distance - 0.68) / 0.2)
+                    : mix(Self.castRing, Self.warmScene, (distance - 0.9) / 0.2)
+            }
+            for y in 0..<planes.height {
+                for x in 0..<planes.width { planes.y[x, y] = UInt8(colour(Double(x) + 0.5, Double(y) + 0.5).y) }
+            }
+            for y in 0..<planes.u.height {
+                for x in 0..<planes.u.width {
+                    let sample = colour(Double(2 * x + 1), Double(2 * y + 1))
+                    planes.u[x, y] = UInt8(sample.u)
+                    planes.v[x, y] = UInt8(sample.v)
+                }
+            }
+            var check = InsideRelativeRingCheck()
+            return check.ring(around: CircleFinder.Circle(x: 150, y: 110, radius: 0.89 * radius), in: planes)
+        }
+        #expect(ring != nil)
+        guard let ring else { return }
+        #expect(abs(ring.radiusX - radius) <= 0.08 * radius, "\(ring)")
     }
 
     @Test func aBluishWindowInADarkRedBodyIsNotARing() {

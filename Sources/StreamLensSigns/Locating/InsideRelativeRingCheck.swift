@@ -7,9 +7,10 @@ import StreamLensCore
 /// For circles seeded by ``RingContrastSearch``: under a colour cast a maroon ring can be less red than the street
 /// around it, so ``CircleRingCheck``'s comparison with the scene would reject it, and its band cannot be found as the
 /// reddest radius either (the street beyond may be redder). The circle fixes the geometry instead. OpenCV's Hough
-/// transform returns either edge of the ring, so two bands are tried: the circle as the outer edge (the band from
-/// ``ringShare`` of its radius to it) and as the inner edge (from it to its radius / ``ringShare``). A band is a ring
-/// when, over 16 directions,
+/// transform returns either edge of the ring — or, on a soft (out-of-focus) sign whose thin ring has no edges left,
+/// its middle — so three bands are tried: the circle as the outer edge (the band from ``ringShare`` of its radius to
+/// it), as the inner edge (from it to its radius / ``ringShare``) and as the middle. A band is a ring when, over 16
+/// directions,
 /// - its V is ``minimumRedness`` above the inside's (up to 0.3 of the inner radius), with a red hue shift (U falls a
 ///   little, not more than V rises);
 /// - its luma is ``minimumDarkening`` below the inside's white (per direction the brightest luma between 0.4 and 0.9
@@ -18,7 +19,7 @@ import StreamLensCore
 /// - it ends: just outside it (1.1–1.2 radii) the scene differs from the band in luma by ``minimumEdgeLuma`` or in V
 ///   by ``minimumEdgeRedness`` in ``minimumEdgeShare`` of the directions. A bluish window in a dark red car body is
 ///   "inside" a band of body that never ends; a sign's ring always meets the scene.
-/// Of two passing bands the one more unlike the inside wins (V contrast + a quarter of the darkening): the ring is
+/// Of the passing bands the one more unlike the inside wins (V contrast + a quarter of the darkening): the ring is
 /// darker than a street seen through the other band in both cases measured (backlit sky, dark trees).
 ///
 /// ## Thread Safety
@@ -41,18 +42,28 @@ struct InsideRelativeRingCheck {
     private var bandLuma = [Double](repeating: 0, count: directionCount)
     private var white = [Double](repeating: 0, count: directionCount)
 
-    /// The ring `circle` (luma pixels of `planes`) is an edge of, or nil when neither band makes a sign's ring.
+    /// The ring `circle` (luma pixels of `planes`) is an edge or the middle of, or nil when no band makes a sign's ring.
     mutating func ring(around circle: CircleFinder.Circle, in planes: YUVPlanes) -> RingCandidate? {
-        let asOuterEdge = band(centerX: circle.x, centerY: circle.y, outerRadius: circle.radius, in: planes)
-        let asInnerEdge = band(centerX: circle.x, centerY: circle.y, outerRadius: circle.radius / ringShare, in: planes)
-        guard let asInnerEdge else { return asOuterEdge?.ring }
-        guard let asOuterEdge else { return asInnerEdge.ring }
-        return asOuterEdge.score >= asInnerEdge.score ? asOuterEdge.ring : asInnerEdge.ring
+        var best: (ring: RingCandidate, score: Double)?
+        let middleShare = (1 + ringShare) / 2
+        let bands = [(circle.radius, false), (circle.radius / ringShare, false), (circle.radius / middleShare, true)]
+        for (outerRadius, isMiddle) in bands {
+            guard
+                let ring = band(
+                    centerX: circle.x, centerY: circle.y, outerRadius: outerRadius, even: isMiddle, in: planes),
+                ring.score > best?.score ?? -.infinity
+            else { continue }
+            best = ring
+        }
+        return best?.ring
     }
 
-    /// The band from `ringShare` × `outerRadius` to `outerRadius` judged against the disc inside it.
+    /// The band from `ringShare` × `outerRadius` to `outerRadius` judged against the disc inside it. An `even` band
+    /// must also not step in luma across its width by more than half its darkening: a circle through the edge of a
+    /// bluish window in a dark red body makes a "middle" band half pane, half body, which ends in body — an edge
+    /// made by the band itself.
     private mutating func band(
-        centerX: Double, centerY: Double, outerRadius: Double, in planes: YUVPlanes
+        centerX: Double, centerY: Double, outerRadius: Double, even: Bool, in planes: YUVPlanes
     ) -> (ring: RingCandidate, score: Double)? {
         let innerRadius = ringShare * outerRadius
         func chroma(_ plane: Plane, _ x: Double, _ y: Double) -> Double {
@@ -73,6 +84,7 @@ struct InsideRelativeRingCheck {
         var ringLuma = 0.0
         var meanWhite = 0.0
         var edgeDirections = 0
+        var lumaStep = 0.0
         let count = Double(Self.directionCount)
         for (direction, ray) in Self.directions.enumerated() {
             for step in 1...3 {
@@ -93,6 +105,7 @@ struct InsideRelativeRingCheck {
             var v = 0.0
             var u = 0.0
             var y = 0.0
+            var innermostLuma = 0.0
             for step in 1...3 {
                 let share = Double(step) / 4
                 let radius = innerRadius + share * (outerRadius - innerRadius)
@@ -100,7 +113,9 @@ struct InsideRelativeRingCheck {
                 let row = centerY + radius * ray.dy
                 v += chroma(planes.v, x, row) / 3
                 u += chroma(planes.u, x, row) / 3
-                y += luma(x, row) / 3
+                let sample = luma(x, row)
+                y += sample / 3
+                if step == 1 { innermostLuma = sample } else if step == 3 { lumaStep += abs(sample - innermostLuma) / count }
             }
             bandV[direction] = v
             bandLuma[direction] = y
@@ -120,7 +135,9 @@ struct InsideRelativeRingCheck {
         }
         let redness = ringV - insideV
         let darkening = meanWhite - ringLuma
-        guard redness >= minimumRedness, darkening >= minimumDarkening else { return nil }
+        guard redness >= minimumRedness, darkening >= minimumDarkening, !even || lumaStep <= darkening / 2 else {
+            return nil
+        }
         // Red, not orange or yellow (U falls faster than V rises) nor magenta (U rises).
         let hueShift = ringU - insideU
         guard hueShift <= redness / 2, hueShift >= -redness else { return nil }

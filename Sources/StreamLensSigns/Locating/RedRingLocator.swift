@@ -57,9 +57,10 @@ struct RedRingLocator {
     var circleFinder = CircleFinder()
     var circleCheck = CircleRingCheck()
     /// Rings redder and darker than their own inside though not redder than the scene (a colour cast), found without
-    /// the red mask; at most ``maximumContrastChecks`` of its seeds per frame are checked for a luma circle.
+    /// the red mask; at most ``maximumContrastChecks`` of its seeds per frame are checked for a luma circle (6, not
+    /// round 5's 3: with the search's looser brightness test the sign is often not among the first three seeds).
     var contrastSearch = RingContrastSearch()
-    var maximumContrastChecks = 3
+    var maximumContrastChecks = 6
     /// The contrast search runs on one frame in this many; the frames between check the seeds of the last search
     /// again (a sign moves a few pixels between analyses 80 ms apart, and its luma circle is sought around the seed).
     /// 2 halves the search's cost (the whole dashcam job: 5 % of its CPU every frame).
