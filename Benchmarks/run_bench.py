@@ -3,7 +3,8 @@
 one run, reporting medians and ratios (absolute times on shared 2-core machines are noise; ratios are signal).
 
 Usage: Benchmarks/run_bench.py [--runs N] [--only NAME[,NAME]] [--markdown]
-Needs: a release build (swift build -c release) and the media (scripts/fetch-media.sh).
+Needs: a release build (`swift build -c release --product streamlens --static-swift-stdlib`, as scripts/demo.sh
+builds it; the plugin job also `swift build -c release --product gststreamlens`) and the media (scripts/fetch-media.sh).
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
 

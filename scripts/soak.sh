@@ -20,7 +20,7 @@ mkdir -p "$out"
 binary=${STREAMLENS_BIN:-.build/release/streamlens}
 if [ ! -x "$binary" ]; then
     echo "soak: building the release binary"
-    swift build -c release --product streamlens >/dev/null
+    swift build -c release --product streamlens --static-swift-stdlib >/dev/null
 fi
 
 echo "soak: $frames frames at $fps fps (about $((frames / fps)) s), both analysers; samples every 5 s"
