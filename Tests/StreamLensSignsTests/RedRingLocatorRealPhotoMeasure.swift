@@ -8,7 +8,8 @@ import Testing
 /// candidates it sends on from frames without a speed sign (distractor and sign-free clips: each one costs OCR time),
 /// and its time per 1080p frame. A development aid for tuning the locator on the `dev` split: runs only with
 /// `STREAMLENS_SIGN_DIAGNOSE=locate` and asserts nothing. `STREAMLENS_LOCATOR_<NAME>` overrides a locator setting
-/// (see ``tuned(_:)``) so settings can be compared without rebuilding.
+/// (see ``tuned(_:)``) so settings can be compared without rebuilding; `STREAMLENS_LOCATOR_CLIP=<part of a clip name>`
+/// measures only those clips and prints why each missed frame was missed.
 struct RedRingLocatorRealPhotoMeasure {
     static let enabled = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"] == "locate"
         && SpeedLimitRealPhotoTests.isPresent
@@ -111,19 +112,30 @@ struct RedRingLocatorRealPhotoMeasure {
                         around: CircleFinder.Circle(x: centre.x, y: centre.y, radius: radius), in: frame.planes) != nil
                     let insidePasses = locator.insideCheck.ring(
                         around: CircleFinder.Circle(x: centre.x, y: centre.y, radius: radius), in: frame.planes) != nil
-                    let key = "missed: circle \(circleFound ? "yes" : "no"), colour \(colourPasses ? "yes" : "no"), inside \(insidePasses ? "yes" : "no"), seeded \(seeded ? "yes" : "no"), \(size)"
+                    func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+                    let key = "missed: circle \(yesNo(circleFound)), colour \(yesNo(colourPasses)), "
+                        + "inside \(yesNo(insidePasses)), seeded \(yesNo(seeded)), \(size)"
                     located[key, default: (0, 0)].all += 1
                     if only != nil {
+                        // Per missed frame of the chosen clips: the seeds near the sign, the luma circles found around
+                        // each (offset from the true centre, radius) and whether the locator would keep them.
                         var detail = ""
                         for (rank, seed) in locator.contrastSearch.seeds.enumerated() {
-                            let sx = Double(2 * seed.x + 1), sy = Double(2 * seed.y + 1), sr = Double(2 * seed.radius)
-                            guard hypot(sx - centre.x, sy - centre.y) <= 0.35 * radius else { continue }
-                            locator.circleFinder?.find(near: (sx, sy), radius: sr, in: frame.planes.y, radiusRange: 0.6...1.3)
-                            let circles = (locator.circleFinder?.circles ?? []).prefix(4).map { c in
-                                let ok = hypot(c.x - sx, c.y - sy) <= 0.35 * sr && locator.insideCheck.ring(around: c, in: frame.planes) != nil
-                                return String(format: "(%.0f,%.0f r%.0f %@)", c.x - centre.x, c.y - centre.y, c.radius, ok ? "ok" : "no")
+                            let seedX = Double(2 * seed.x + 1)
+                            let seedY = Double(2 * seed.y + 1)
+                            let seedRadius = Double(2 * seed.radius)
+                            guard hypot(seedX - centre.x, seedY - centre.y) <= 0.35 * radius else { continue }
+                            locator.circleFinder?.find(
+                                near: (seedX, seedY), radius: seedRadius, in: frame.planes.y, radiusRange: 0.6...1.3)
+                            let circles = (locator.circleFinder?.circles ?? []).prefix(4).map { circle in
+                                let kept = hypot(circle.x - seedX, circle.y - seedY) <= 0.35 * seedRadius
+                                    && locator.insideCheck.ring(around: circle, in: frame.planes) != nil
+                                return String(
+                                    format: "(%.0f,%.0f r%.0f %@)", circle.x - centre.x, circle.y - centre.y,
+                                    circle.radius, kept ? "kept" : "no")
                             }
-                            detail += " seed#\(rank) r\(2 * seed.radius) red\(seed.redness): \(circles.joined(separator: " "))"
+                            detail += " seed#\(rank) r\(2 * seed.radius) red\(seed.redness): "
+                                + circles.joined(separator: " ")
                         }
                         print("\(clip.name)#\(frame.frameIndex) \(Int(truth.width)) px: \(key)\(detail)")
                     }

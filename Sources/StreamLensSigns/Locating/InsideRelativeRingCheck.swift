@@ -42,7 +42,8 @@ struct InsideRelativeRingCheck {
     private var bandLuma = [Double](repeating: 0, count: directionCount)
     private var white = [Double](repeating: 0, count: directionCount)
 
-    /// The ring `circle` (luma pixels of `planes`) is an edge or the middle of, or nil when no band makes a sign's ring.
+    /// The ring `circle` (luma pixels of `planes`) is an edge or the middle of, or nil when no band makes a sign's
+    /// ring.
     mutating func ring(around circle: CircleFinder.Circle, in planes: YUVPlanes) -> RingCandidate? {
         var best: (ring: RingCandidate, score: Double)?
         let middleShare = (1 + ringShare) / 2
@@ -115,7 +116,11 @@ struct InsideRelativeRingCheck {
                 u += chroma(planes.u, x, row) / 3
                 let sample = luma(x, row)
                 y += sample / 3
-                if step == 1 { innermostLuma = sample } else if step == 3 { lumaStep += abs(sample - innermostLuma) / count }
+                if step == 1 {
+                    innermostLuma = sample
+                } else if step == 3 {
+                    lumaStep += abs(sample - innermostLuma) / count
+                }
             }
             bandV[direction] = v
             bandLuma[direction] = y
