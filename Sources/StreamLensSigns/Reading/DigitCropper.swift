@@ -166,7 +166,7 @@ struct DigitCropper {
             candidate.centerY + radiusY <= Double(planes.height - 2)
         else { return .failure(.outsideFrame) }
         let usableCount = cutOut(planes: planes, candidate: candidate, radiusX: radiusX, radiusY: radiusY)
-        guard usableCount > Self.canvasSize * Self.canvasSize / 3 else { return .failure(.lowContrast) }
+        guard usableCount > Self.canvasSize * Self.canvasSize / 3 else { return .failure(.mostlyRed) }
         return .success(usableCount)
     }
 

@@ -38,6 +38,8 @@ enum CropRejection: Error, Equatable, Sendable {
     case outsideFrame
     /// The inside has too little contrast to hold dark digits on a bright disc.
     case lowContrast
+    /// Most of the inside is as red as the ring (a red disc, or a blurred ring smeared over the inside).
+    case mostlyRed
     /// Too little or too much dark ink for digits.
     case inkShare
     /// No dark blob of digit height sits across the middle.
