@@ -55,9 +55,11 @@ struct SpeedLimitRealPhotoDiagnostics {
                 var described: [String] = []
                 for (index, attempt) in reader.attempts.enumerated() {
                     if let text = attempt.text {
-                        described.append("'\(text)'\(String(format: "%.2f", attempt.confidence))")
+                        described.append(
+                            "\(attempt.isWholeDisc ? "W" : "")'\(text)'\(String(format: "%.2f", attempt.confidence))")
                         if let value = attempt.reading?.value, attempt.confidence >= minimumConfidence {
-                            totals["variant \(index) read \(value == sign.value ? "right" : "WRONG")", default: 0] += 1
+                            let name = attempt.isWholeDisc ? "whole disc" : "variant \(index)"
+                            totals["\(name) read \(value == sign.value ? "right" : "WRONG")", default: 0] += 1
                         }
                     } else if case .rejected(let reason) = attempt.outcome {
                         described.append("\(reason)")

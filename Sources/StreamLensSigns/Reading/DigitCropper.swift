@@ -152,6 +152,44 @@ struct DigitCropper {
         return true
     }
 
+    /// Prepares ``ocrImage`` as the disc's middle band in grey — illumination flattened, the usable samples' 3rd…97th
+    /// luma percentiles stretched to black…white, the ring and the outside white — without cutting out digits: for a
+    /// soft disc whose strokes no threshold separates (the blobs merge with each other or with the grey around
+    /// them), Tesseract's line recogniser still reads the anti-aliased grey. False when the ring is too close to
+    /// the frame edge, the inside is mostly red, or the disc shows no contrast at all.
+    mutating func prepareWholeDisc(planes: YUVPlanes, candidate: RingCandidate) -> Bool {
+        let size = Self.canvasSize
+        guard
+            case .success(let usableCount) = cutOutDisc(
+                planes: planes, candidate: candidate, innerRadiusShare: Self.standardInnerRadiusShare)
+        else { return false }
+        flattenIllumination()
+        fillHistogram()
+        let dark = histogram.percentile(total: usableCount, share: 0.03)
+        let bright = histogram.percentile(total: usableCount, share: 0.97)
+        guard bright - dark >= Self.wholeDiscMinimumContrast else { return false }
+        let span = Double(bright - dark)
+        // Digits stand across the middle (``classifyBlobs``: centred within 0.3 of the radius, at most 0.9 tall).
+        let rows = (size * 15 / 100)..<(size * 85 / 100)
+        let columns = (size * 5 / 100)..<(size * 95 / 100)
+        let margin = size / 6
+        ocrWidth = columns.count + 2 * margin
+        ocrHeight = rows.count + 2 * margin
+        ocrImage.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 255, count: ocrWidth * ocrHeight) }
+        for (outY, sourceY) in rows.enumerated() {
+            for (outX, sourceX) in columns.enumerated() {
+                let index = sourceY * size + sourceX
+                guard usable[index] else { continue }
+                let stretched = (Double(luma[index]) - Double(dark)) * 255 / span
+                ocrImage[(margin + outY) * ocrWidth + margin + outX] = UInt8(max(0, min(255, stretched)).rounded())
+            }
+        }
+        return true
+    }
+
+    /// Smallest 3rd…97th percentile spread (after flattening) of a disc read whole: below it there is nothing to read.
+    static let wholeDiscMinimumContrast = 12
+
     // MARK: - Steps
 
     /// The disc inside `innerRadiusShare` of `candidate`'s ring, cut out into the canvas: how many of its samples are

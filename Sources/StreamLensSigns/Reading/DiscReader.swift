@@ -17,6 +17,8 @@ struct DiscReader {
         var text: String?
         var confidence: Double
         var reading: SpeedReading?
+        /// The disc was read whole, in grey, without cutting out digits (``DigitCropper/prepareWholeDisc``).
+        var isWholeDisc = false
     }
 
     var variants: [DiscVariant]
@@ -26,6 +28,8 @@ struct DiscReader {
     var maximumOCRCalls: Int
     /// Reads every variant whatever the classifier says (diagnostics: what each variant would add).
     var triesEveryVariant = false
+    /// When every variant was rejected before OCR, the disc is read whole in grey (one more OCR call).
+    var readsWholeDisc = true
     /// A last glyph shaped like a "0" turns an invalid read such as "59" into 50 (``ZeroShape``); off only to measure
     /// what it adds.
     var restoresZeroFromShape = true
@@ -122,7 +126,33 @@ struct DiscReader {
             attempts.append(
                 Attempt(variant: variant, outcome: outcome, text: text, confidence: confidence, reading: reading))
         }
+        // Only while the classifier names a value: a read of the whole disc decides nothing without its backing.
+        if readsWholeDisc, lastVerdict?.value != nil, ocrCalls < maximumOCRCalls,
+            !attempts.contains(where: { $0.text != nil }),
+            attempts.contains(where: { $0.outcome != .rejected(.outsideFrame) && $0.outcome != .rejected(.mostlyRed) }),
+            cropper.prepareWholeDisc(planes: planes, candidate: candidate)
+        {
+            readWholeDisc(engine: engine, profile: profile, clock: clock)
+        }
         return decision(minimumConfidence: minimumConfidence)
+    }
+
+    /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).
+    private mutating func readWholeDisc(engine: TesseractEngine, profile: SpeedLimitProfile, clock: any MonotonicClock) {
+        lastOCRCalls += 1
+        let started = clock.now()
+        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
+            engine.read(
+                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight, bytesPerRow: cropper.ocrWidth)
+        }
+        lastOCRDuration += clock.now() - started
+        let reading = SpeedTextInterpreter.interpret(text: text, confidence: confidence, layout: nil, profile: profile)
+        if let reading { reads.append(reading) }
+        texts.append(String(text.map { SpeedTextInterpreter.confusions[$0] ?? $0 }))
+        var attempt = Attempt(
+            variant: .standard, outcome: .rejected(.noDigits), text: text, confidence: confidence, reading: reading)
+        attempt.isWholeDisc = true
+        attempts.append(attempt)
     }
 
     /// What the reads so far and the classifier's verdict decide.
