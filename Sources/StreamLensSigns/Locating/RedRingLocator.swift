@@ -61,8 +61,8 @@ struct RedRingLocator {
     /// round 5's 3: with the search's looser brightness test the sign is often not among the first three seeds).
     var contrastSearch = RingContrastSearch()
     var maximumContrastChecks = 6
-    /// The contrast search runs on one frame in this many; the frames between check the seeds of the last search
-    /// again (a sign moves a few pixels between analyses 80 ms apart, and its luma circle is sought around the seed).
+    /// The contrast search runs over the whole frame on one frame in this many; the frames between search only
+    /// around the last seeds (``RingContrastSearch/searchAround(v:luma:)``), following a sign that moved or grew.
     /// 2 halves the search's cost (the whole dashcam job: 5 % of its CPU every frame).
     var contrastSearchInterval = 2
     private var framesSinceContrastSearch = Int.max
@@ -155,11 +155,12 @@ struct RedRingLocator {
     /// Seeds where a candidate already is are skipped.
     private mutating func addRingsByContrast(planes: YUVPlanes, width: Int, height: Int) {
         guard let circleFinder else { return }
+        lumaSums.build(from: planes.y, width: width, height: height, step: 2)
         if framesSinceContrastSearch >= contrastSearchInterval - 1 || contrastSearch.frameSize != (width, height) {
-            lumaSums.build(from: planes.y, width: width, height: height, step: 2)
             contrastSearch.search(v: vSums, luma: lumaSums)
             framesSinceContrastSearch = 0
         } else {
+            contrastSearch.searchAround(v: vSums, luma: lumaSums)
             framesSinceContrastSearch += 1
         }
         var checksLeft = maximumContrastChecks

@@ -49,6 +49,8 @@ struct RingContrastSearch {
     private(set) var seeds: [Seed] = []
     /// Grid size of the last search (seeds of another size of frame mean nothing).
     private(set) var frameSize = (width: 0, height: 0)
+    /// The seeds ``searchAround(v:luma:)`` searches around (a copy of the last seeds, kept between frames).
+    private var previousSeeds: [Seed] = []
     /// The eight ring boxes' directions, straight ones first.
     private static let directions: [(x: Int, y: Int)] = [
         (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
@@ -94,14 +96,57 @@ struct RingContrastSearch {
         v.withUnsafeSums { vTable, stride in
             luma.withUnsafeSums { lumaTable, _ in
                 for radius in radii where 2 * radius + 2 <= min(width, height) {
-                    search(radius: radius, width: width, height: height, stride: stride, v: vTable, luma: lumaTable)
+                    search(
+                        radius: radius, columns: radius..<(width - radius), rows: radius..<(height - radius),
+                        stride: stride, v: vTable, luma: lumaTable)
                 }
             }
         }
     }
 
+    /// Searches again only around the last search's seeds, in a new frame of the same size: positions within a
+    /// seed's radius of it, radii from ``nearbyRadii`` of its own. A sign moves and grows between analyses (drifting
+    /// outwards as the car approaches: often more than the third of a radius within which the luma circle is sought
+    /// around an old seed), and this follows it for a few per cent of a whole search. New places are found by the next
+    /// whole search.
+    mutating func searchAround(v: SummedArea, luma: SummedArea) {
+        precondition(v.width == luma.width && v.height == luma.height, "tables of different grids")
+        let width = v.width
+        let height = v.height
+        guard frameSize == (width, height) else {
+            search(v: v, luma: luma)
+            return
+        }
+        previousSeeds.removeAll(keepingCapacity: true)
+        previousSeeds.append(contentsOf: seeds)
+        seeds.removeAll(keepingCapacity: true)
+        v.withUnsafeSums { vTable, stride in
+            luma.withUnsafeSums { lumaTable, _ in
+                for seed in previousSeeds {
+                    for radius in radii where Double(radius) >= Self.nearbyRadii.lowerBound * Double(seed.radius)
+                        && Double(radius) <= Self.nearbyRadii.upperBound * Double(seed.radius)
+                        && 2 * radius + 2 <= min(width, height)
+                    {
+                        let reach = seed.radius * 3 / 2
+                        let columns = max(radius, seed.x - reach)..<min(width - radius, seed.x + reach + 1)
+                        let rows = max(radius, seed.y - reach)..<min(height - radius, seed.y + reach + 1)
+                        guard !columns.isEmpty, !rows.isEmpty else { continue }
+                        search(radius: radius, columns: columns, rows: rows, stride: stride, v: vTable, luma: lumaTable)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Radii searched around an old seed, as shares of its radius: one step of ``radii`` down (a sign leaving the
+    /// search's box) and up (a sign growing as it approaches).
+    static let nearbyRadii = 0.7...1.45
+
+    /// Searches ring radius `radius` at grid positions in `columns` × `rows` (centres at least `radius` from the
+    /// grid's edges).
     private mutating func search(
-        radius: Int, width: Int, height: Int, stride: Int, v: UnsafePointer<Int32>, luma: UnsafePointer<Int32>
+        radius: Int, columns: Range<Int>, rows: Range<Int>, stride: Int, v: UnsafePointer<Int32>,
+        luma: UnsafePointer<Int32>
     ) {
         let step = max(1, radius / 4)
         let innerHalf = max(1, radius * 55 / 100)
@@ -134,10 +179,10 @@ struct RingContrastSearch {
         let allowedMisses = boxCount - minimumRedBoxes
         let boxes = ringBoxes
         boxes.withUnsafeBufferPointer { boxes in
-            var y = radius
-            while y < height - radius {
-                var x = radius
-                while x < width - radius {
+            var y = rows.lowerBound
+            while y < rows.upperBound {
+                var x = columns.lowerBound
+                while x < columns.upperBound {
                     defer { x += step }
                     // Box corners are offsets from the table index y · stride + x.
                     let centre = y * stride + x
