@@ -15,27 +15,18 @@ struct DiscReaderTests {
     static func readWithBlindVariant(readsWholeDisc: Bool) throws -> (right: Int, wrong: Int, tried: Int) {
         let set = try SignTestSet.shared.get()
         let engine = try TesseractEngine()
-        var locator = RedRingLocator()
         var reader = DiscReader(variants: [blindVariant])
         reader.readsWholeDisc = readsWholeDisc
         var right = 0
         var wrong = 0
         var tried = 0
-        for clip in set.clips where clip.kind == "sign" {
-            guard let sign = clip.signs.first, let largest = sign.boxes.max(by: { $0[3] < $1[3] }), largest[3] >= 48
-            else { continue }
-            try set.forEachFrame(of: clip) { frame in
-                guard frame.frameIndex == largest[0], let truth = sign.box(atFrame: frame.frameIndex) else { return }
-                locator.locate(in: frame.planes)
-                guard let candidate = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
-                else { return }
-                let reading = reader.read(
-                    planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
-                    minimumConfidence: SpeedLimitConfiguration().minimumConfidence)
-                guard reader.attempts.first?.text == nil else { return }
-                tried += 1
-                if let reading { if reading.value == sign.value { right += 1 } else { wrong += 1 } }
-            }
+        try set.forEachSignAtItsLargest { _, sign, frame, candidate in
+            let reading = reader.read(
+                planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
+                minimumConfidence: SpeedLimitConfiguration().minimumConfidence)
+            guard reader.attempts.first?.text == nil else { return }
+            tried += 1
+            if let reading { if reading.value == sign.value { right += 1 } else { wrong += 1 } }
         }
         return (right, wrong, tried)
     }

@@ -19,29 +19,21 @@ struct SpeedDiscClassifierTests {
     @Test func namesTheGeneratedSignsAtTheirLargest() throws {
         let set = try SignTestSet.shared.get()
         let classifier = try #require(SpeedDiscClassifier())
-        var locator = RedRingLocator()
         var cropper = DigitCropper()
         var right = 0
         var sureWrong: [String] = []
         var tried = 0
-        for clip in set.clips where clip.kind == "sign" {
-            guard let sign = clip.signs.first, let largest = sign.boxes.max(by: { $0[3] < $1[3] }), largest[3] >= 48
-            else { continue }
-            try set.forEachFrame(of: clip) { frame in
-                guard frame.frameIndex == largest[0], let truth = sign.box(atFrame: frame.frameIndex) else { return }
-                locator.locate(in: frame.planes)
-                guard let candidate = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 }),
-                    cropper.prepareClassifierImage(planes: frame.planes, candidate: candidate),
-                    let verdict = cropper.classifierImage.withUnsafeBufferPointer({
-                        classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
-                    })
-                else { return }
-                tried += 1
-                if verdict.value == sign.value {
-                    right += 1
-                } else if verdict.value != nil && verdict.confidence >= 0.9 {
-                    sureWrong.append("\(clip.name): \(verdict)")
-                }
+        try set.forEachSignAtItsLargest { clip, sign, frame, candidate in
+            guard cropper.prepareClassifierImage(planes: frame.planes, candidate: candidate),
+                let verdict = cropper.classifierImage.withUnsafeBufferPointer({
+                    classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
+                })
+            else { return }
+            tried += 1
+            if verdict.value == sign.value {
+                right += 1
+            } else if verdict.value != nil && verdict.confidence >= 0.9 {
+                sureWrong.append("\(clip.name): \(verdict)")
             }
         }
         print("disc classifier on the generated set: \(right) of \(tried) right, sure and wrong: \(sureWrong)")

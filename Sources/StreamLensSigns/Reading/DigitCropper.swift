@@ -136,18 +136,9 @@ struct DigitCropper {
     /// Prepares ``classifierImage`` for `candidate` (the whole disc, as in ``DiscVariant/standard``); false when the
     /// ring is too close to the frame edge or its inside is mostly red.
     mutating func prepareClassifierImage(planes: YUVPlanes, candidate: RingCandidate) -> Bool {
-        let size = Self.canvasSize
-        guard
-            case .success(let usableCount) = cutOutDisc(
-                planes: planes, candidate: candidate, innerRadiusShare: Self.standardInnerRadiusShare)
-        else { return false }
-        flattenIllumination()
-        fillHistogram()
-        let dark = histogram.percentile(total: usableCount, share: 0.03)
-        let span = Double(max(1, histogram.percentile(total: usableCount, share: 0.97) - dark))
-        for index in 0..<(size * size) {
-            classifierImage[index] = usable[index]
-                ? UInt8(max(0, min(255, (Double(luma[index]) - Double(dark)) * 255 / span)).rounded()) : 255
+        guard let levels = flattenedStandardDisc(planes: planes, candidate: candidate) else { return false }
+        for index in 0..<(Self.canvasSize * Self.canvasSize) {
+            classifierImage[index] = usable[index] ? stretched(luma[index], levels) : 255
         }
         return true
     }
@@ -159,16 +150,9 @@ struct DigitCropper {
     /// the frame edge, the inside is mostly red, or the disc shows no contrast at all.
     mutating func prepareWholeDisc(planes: YUVPlanes, candidate: RingCandidate) -> Bool {
         let size = Self.canvasSize
-        guard
-            case .success(let usableCount) = cutOutDisc(
-                planes: planes, candidate: candidate, innerRadiusShare: Self.standardInnerRadiusShare)
+        guard let levels = flattenedStandardDisc(planes: planes, candidate: candidate),
+            levels.bright - levels.dark >= Self.wholeDiscMinimumContrast
         else { return false }
-        flattenIllumination()
-        fillHistogram()
-        let dark = histogram.percentile(total: usableCount, share: 0.03)
-        let bright = histogram.percentile(total: usableCount, share: 0.97)
-        guard bright - dark >= Self.wholeDiscMinimumContrast else { return false }
-        let span = Double(bright - dark)
         // Digits stand across the middle (``classifyBlobs``: centred within 0.3 of the radius, at most 0.9 tall).
         let rows = (size * 15 / 100)..<(size * 85 / 100)
         let columns = (size * 5 / 100)..<(size * 95 / 100)
@@ -180,11 +164,32 @@ struct DigitCropper {
             for (outX, sourceX) in columns.enumerated() {
                 let index = sourceY * size + sourceX
                 guard usable[index] else { continue }
-                let stretched = (Double(luma[index]) - Double(dark)) * 255 / span
-                ocrImage[(margin + outY) * ocrWidth + margin + outX] = UInt8(max(0, min(255, stretched)).rounded())
+                ocrImage[(margin + outY) * ocrWidth + margin + outX] = stretched(luma[index], levels)
             }
         }
         return true
+    }
+
+    /// Cuts out the disc as ``DiscVariant/standard`` does and flattens its illumination: the usable samples' 3rd and
+    /// 97th luma percentiles, or nil when the ring is too close to the frame edge or its inside is mostly red.
+    private mutating func flattenedStandardDisc(
+        planes: YUVPlanes, candidate: RingCandidate
+    ) -> (dark: Int, bright: Int)? {
+        guard
+            case .success(let usableCount) = cutOutDisc(
+                planes: planes, candidate: candidate, innerRadiusShare: Self.standardInnerRadiusShare)
+        else { return nil }
+        flattenIllumination()
+        fillHistogram()
+        return (
+            histogram.percentile(total: usableCount, share: 0.03), histogram.percentile(total: usableCount, share: 0.97)
+        )
+    }
+
+    /// `value` stretched so that `levels.dark` is black and `levels.bright` white.
+    private func stretched(_ value: UInt8, _ levels: (dark: Int, bright: Int)) -> UInt8 {
+        let span = Double(max(1, levels.bright - levels.dark))
+        return UInt8(max(0, min(255, (Double(value) - Double(levels.dark)) * 255 / span)).rounded())
     }
 
     /// Smallest 3rd…97th percentile spread (after flattening) of a disc read whole: below it there is nothing to read.

@@ -159,6 +159,26 @@ struct SignTestSet: Decodable {
         }
     }
 
+    /// Calls `body` with each sign clip's frame where its sign is largest (at least `minimumWidth` px wide), the sign,
+    /// and the candidate ``RedRingLocator`` finds on it (skipped when none overlaps the sign).
+    func forEachSignAtItsLargest(
+        minimumWidth: Int = 48, _ body: (Clip, Sign, AnalysisFrame, RingCandidate) throws -> Void
+    ) throws {
+        var locator = RedRingLocator()
+        for clip in clips where clip.kind == "sign" {
+            guard let sign = clip.signs.first, let largest = sign.boxes.max(by: { $0[3] < $1[3] }),
+                largest[3] >= minimumWidth
+            else { continue }
+            try forEachFrame(of: clip) { frame in
+                guard frame.frameIndex == largest[0], let truth = sign.box(atFrame: frame.frameIndex) else { return }
+                locator.locate(in: frame.planes)
+                guard let candidate = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
+                else { return }
+                try body(clip, sign, frame, candidate)
+            }
+        }
+    }
+
     private func copy(_ source: UnsafeRawPointer, into plane: Plane) {
         for row in 0..<plane.height {
             plane.row(row).update(
