@@ -17,7 +17,8 @@ struct DiscReader {
         var text: String?
         var confidence: Double
         var reading: SpeedReading?
-        /// The disc was read whole, in grey, without cutting out digits (``DigitCropper/prepareWholeDisc``).
+        /// The disc was read whole, in grey, without cutting out digits (``DigitCropper/prepareWholeDisc``);
+        /// `outcome` is then why the first variant's cut-out was rejected.
         var isWholeDisc = false
     }
 
@@ -68,6 +69,7 @@ struct DiscReader {
     /// The classifier looks first (it costs far less than one OCR call). Tesseract then reads the standard variant;
     /// the fallback variants are read only while the classifier names a value that no read backs yet — without the
     /// classifier's value they could not decide anything (``RecogniserAgreement``), so they would only cost time.
+    /// When the classifier names a value and every variant's cut-out was rejected before OCR, the disc is read whole.
     mutating func read(
         planes: YUVPlanes, candidate: RingCandidate, engine: TesseractEngine, profile: SpeedLimitProfile,
         minimumConfidence: Double, clock: any MonotonicClock = SystemClock()
@@ -126,19 +128,23 @@ struct DiscReader {
             attempts.append(
                 Attempt(variant: variant, outcome: outcome, text: text, confidence: confidence, reading: reading))
         }
-        // Only while the classifier names a value: a read of the whole disc decides nothing without its backing.
-        if readsWholeDisc, lastVerdict?.value != nil, ocrCalls < maximumOCRCalls,
+        // Every cut-out rejected before OCR (none read): the disc is read whole, but only while the classifier names a
+        // value — without its backing such a read decides nothing (``RecogniserAgreement``), so it would only cost.
+        if readsWholeDisc, lastVerdict?.value != nil, let firstOutcome = attempts.first?.outcome,
             !attempts.contains(where: { $0.text != nil }),
-            attempts.contains(where: { $0.outcome != .rejected(.outsideFrame) && $0.outcome != .rejected(.mostlyRed) }),
+            firstOutcome != .rejected(.outsideFrame), firstOutcome != .rejected(.mostlyRed),
             cropper.prepareWholeDisc(planes: planes, candidate: candidate)
         {
-            readWholeDisc(engine: engine, profile: profile, clock: clock)
+            readWholeDisc(rejectedBecause: firstOutcome, engine: engine, profile: profile, clock: clock)
         }
         return decision(minimumConfidence: minimumConfidence)
     }
 
     /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).
-    private mutating func readWholeDisc(engine: TesseractEngine, profile: SpeedLimitProfile, clock: any MonotonicClock) {
+    private mutating func readWholeDisc(
+        rejectedBecause outcome: CropOutcome, engine: TesseractEngine, profile: SpeedLimitProfile,
+        clock: any MonotonicClock
+    ) {
         lastOCRCalls += 1
         let started = clock.now()
         let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
@@ -150,7 +156,7 @@ struct DiscReader {
         if let reading { reads.append(reading) }
         texts.append(String(text.map { SpeedTextInterpreter.confusions[$0] ?? $0 }))
         var attempt = Attempt(
-            variant: .standard, outcome: .rejected(.noDigits), text: text, confidence: confidence, reading: reading)
+            variant: variants[0], outcome: outcome, text: text, confidence: confidence, reading: reading)
         attempt.isWholeDisc = true
         attempts.append(attempt)
     }
