@@ -84,4 +84,16 @@ struct DiscVariantTests {
         let paperY = side / 2 + Int(Double(side) * 0.38)
         #expect(picture[paperY * side + side / 2] >= 245, "\(picture[paperY * side + side / 2])")
     }
+
+    @Test func aDiscAsRedAsItsRingIsRejectedAsMostlyRedNotAsLowContrast() {
+        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
+        var cropper = DigitCropper()
+        let outcome = image.withPlanes { planes in
+            SyntheticSign.paint(planes, colour: SyntheticSign.red) { x, y in
+                hypot(x - Self.center, y - Self.center) <= Self.radius
+            }
+            return cropper.prepare(planes: planes, candidate: Self.candidate, variant: .standard)
+        }
+        #expect(outcome == .rejected(.mostlyRed))
+    }
 }
