@@ -60,7 +60,9 @@ struct ComponentLabeler {
                 var next = 0
                 while next < count {
                     // Background eight samples at a time (a mask is mostly background); starts in the same order.
-                    if next + 8 <= count, let maskBytes, maskBytes.loadUnaligned(fromByteOffset: next, as: UInt64.self) == 0 {
+                    if next + 8 <= count, let maskBytes,
+                        maskBytes.loadUnaligned(fromByteOffset: next, as: UInt64.self) == 0
+                    {
                         next += 8
                         continue
                     }
