@@ -68,7 +68,9 @@ struct RedRingLocator {
     private var framesSinceContrastSearch = Int.max
     var insideCheck = InsideRelativeRingCheck()
 
-    private var mask: [UInt8] = []
+    /// The red mask of the last frame (``buildRedMask(planes:width:height:)``): 0, 1 (faintly red, redder than the
+    /// scene) or 2 (red on its own), row-major at chroma resolution.
+    private(set) var mask: [UInt8] = []
     /// V − 128 summed, for the scene's local mean redness and the contrast search.
     private var vSums = SummedArea()
     /// Luma at chroma resolution, summed, for the contrast search.
@@ -246,42 +248,89 @@ struct RedRingLocator {
 
     /// Red where the hue is red (|U − 128| ≤ (V − 128) / 2) and V is either well above neutral or faintly above
     /// neutral and above the local scene: a maroon ring in the shade is red only relative to what surrounds it.
-    private mutating func buildRedMask(planes: YUVPlanes, width: Int, height: Int) {
+    ///
+    /// Two passes per row: the hue and V thresholds for every sample (branch-free, so the compiler vectorises it),
+    /// marking faint candidates 1; then only those candidates get the local mean, from the summed V table with the
+    /// window's rows hoisted out of the row and without a division (see ``meanIsAtMost(_:sum:area:)``).
+    mutating func buildRedMask(planes: YUVPlanes, width: Int, height: Int) {
         if mask.count < width * height {
             mask = [UInt8](repeating: 0, count: width * height)
             holeVisited = [UInt8](repeating: 0, count: width * height)
         }
-        let strong = minimumRedness
-        let faint = minimumFaintRedness
+        // V − 128 and U − 128 lie in −128…127: thresholds clamped to Int16 compare exactly as the Int ones.
+        let strong = Int16(clamping: minimumRedness)
+        // Not above `strong`: a sample red on its own is never faint (so 2, not 1), whatever the settings.
+        let faint = min(Int16(clamping: minimumFaintRedness), strong)
         let localMargin = minimumLocalRedness
         let radius = localWindowRadius
         vSums.build(from: planes.v, width: width, height: height, bias: 128)
         let sums = vSums
+        let vPlane = planes.v
+        let uPlane = planes.u
         mask.withUnsafeMutableBufferPointer { mask in
-            for y in 0..<height {
-                let vRow = planes.v.row(y)
-                let uRow = planes.u.row(y)
-                let vStep = planes.v.pixelStride
-                let uStep = planes.u.pixelStride
-                let maskRow = y * width
-                let top = max(0, y - radius)
-                let bottom = min(height, y + radius + 1)
-                for x in 0..<width {
-                    let v = Int(vRow[x * vStep]) - 128
-                    let u = Int(uRow[x * uStep]) - 128
-                    var red = false
-                    if 2 * abs(u) > v {
-                        red = false
-                    } else if v >= strong {
-                        red = true
-                    } else if v >= faint {
-                        let mean = sums.mean(left: x - radius, top: top, right: x + radius + 1, bottom: bottom)
-                        red = v - mean >= localMargin
+            sums.withUnsafeSums { table, stride in
+                for y in 0..<height {
+                    let vRow = vPlane.row(y)
+                    let uRow = uPlane.row(y)
+                    let vStep = vPlane.pixelStride
+                    let maskRow = mask.baseAddress! + y * width
+                    let candidates =
+                        vStep == 1 && uPlane.pixelStride == 1
+                        ? Self.classifyRow(
+                            v: vRow, vStep: 1, u: uRow, uStep: 1, width: width, strong: strong, faint: faint,
+                            into: maskRow)
+                        : Self.classifyRow(
+                            v: vRow, vStep: vStep, u: uRow, uStep: uPlane.pixelStride, width: width, strong: strong,
+                            faint: faint, into: maskRow)
+                    guard candidates > 0 else { continue }
+                    // The window's rows, clamped to the grid, are the same for the whole row.
+                    let top = max(0, y - radius)
+                    let bottom = min(height, y + radius + 1)
+                    let topSums = table + top * stride
+                    let bottomSums = table + bottom * stride
+                    let rows = bottom - top
+                    for x in 0..<width where maskRow[x] == 1 {
+                        let left = max(0, x - radius)
+                        let right = min(width, x + radius + 1)
+                        let sum = Int(bottomSums[right]) - Int(topSums[right]) - Int(bottomSums[left])
+                            + Int(topSums[left])
+                        // Red when V − mean ≥ minimumLocalRedness, i.e. mean ≤ V − 128 − minimumLocalRedness.
+                        let bar = Int(vRow[x * vStep]) - 128 - localMargin
+                        if !Self.meanIsAtMost(bar, sum: sum, area: rows * (right - left)) { maskRow[x] = 0 }
                     }
-                    mask[maskRow + x] = red ? (v >= strong ? 2 : 1) : 0
                 }
             }
         }
+    }
+
+    /// Writes one row of the mask from V and U alone: 0 not red, 2 red on its own (hue red, V − 128 ≥ `strong`),
+    /// 1 a faint candidate (hue red, `faint` ≤ V − 128 < `strong`) whose local mean is still to be checked. Returns
+    /// the number of candidates. Inlined twice so the common unit stride (I420) is vectorised.
+    @inline(__always)
+    private static func classifyRow(
+        v: UnsafeMutablePointer<UInt8>, vStep: Int, u: UnsafeMutablePointer<UInt8>, uStep: Int, width: Int,
+        strong: Int16, faint: Int16, into mask: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var candidates = 0
+        for x in 0..<width {
+            let v = Int16(v[x * vStep]) &- 128
+            let u = Int16(u[x * uStep]) &- 128
+            // Red hue: 2·|U − 128| ≤ V − 128, written without abs. Bits, not branches: 0, 1 or 2 is
+            // hue · ([V − 128 ≥ faint] + [V − 128 ≥ strong]) since `faint` ≤ `strong` here.
+            let redHue: UInt8 = (2 &* u <= v ? 1 : 0) & (0 &- 2 &* u <= v ? 1 : 0)
+            let value = redHue &* ((v >= faint ? 1 : 0) &+ (v >= strong ? 1 : 0))
+            mask[x] = value
+            candidates &+= Int(value & 1)
+        }
+        return candidates
+    }
+
+    /// Whether the local mean, `sum / area` rounded toward zero as Swift's integer division does, is at most `bar`,
+    /// without dividing: for sum ≥ 0 the quotient is ⌊sum / area⌋ ≤ bar ⇔ sum < (bar + 1)·area; for sum < 0 it is
+    /// ⌈sum / area⌉ ≤ bar ⇔ sum ≤ bar·area (`area` > 0).
+    @inline(__always)
+    static func meanIsAtMost(_ bar: Int, sum: Int, area: Int) -> Bool {
+        sum >= 0 ? sum < (bar + 1) * area : sum <= bar * area
     }
 
     /// Share of the component's samples that are red on their own (mask value 2) rather than only relative to the

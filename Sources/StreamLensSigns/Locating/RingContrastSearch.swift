@@ -77,8 +77,9 @@ struct RingContrastSearch {
 
         @inline(__always)
         func sum(_ table: UnsafePointer<Int32>, at centre: Int) -> Int {
-            Int(table[centre + bottomRight]) - Int(table[centre + topRight]) - Int(table[centre + bottomLeft])
-                + Int(table[centre + topLeft])
+            // Wrapping: 32-bit table entries, four of them, cannot overflow an Int.
+            Int(table[centre &+ bottomRight]) &- Int(table[centre &+ topRight]) &- Int(table[centre &+ bottomLeft])
+                &+ Int(table[centre &+ topLeft])
         }
     }
 
@@ -185,10 +186,11 @@ struct RingContrastSearch {
                 while x < columns.upperBound {
                     defer { x += step }
                     // Box corners are offsets from the table index y · stride + x.
-                    let centre = y * stride + x
+                    let centre = y &* stride &+ x
                     let insideV = inside.sum(v, at: centre)
-                    let bandV = bandOuter.sum(v, at: centre) - bandInner.sum(v, at: centre)
-                    guard bandV * insideArea - insideV * bandArea >= bandRednessBar else { continue }
+                    let bandV = bandOuter.sum(v, at: centre) &- bandInner.sum(v, at: centre)
+                    // Sums of at most 2^31 times areas of a few thousand samples: no overflow, no check needed.
+                    guard bandV &* insideArea &- insideV &* bandArea >= bandRednessBar else { continue }
                     var insideLuma: Int?
                     var misses = 0
                     var ringV = 0

@@ -14,24 +14,47 @@ struct SummedArea {
 
     /// Sums `plane` sampled every `step` samples into a `width` × `height` grid (sample (x, y) of the grid is the
     /// plane's (step·x, step·y)).
+    ///
+    /// Running sums use wrapping arithmetic (no overflow check per sample, which kept the loop scalar): the
+    /// precondition bounds every sum of the grid, so none can wrap.
     mutating func build(from plane: Plane, width: Int, height: Int, step: Int = 1, bias: Int32 = 0) {
         precondition((width - 1) * step < plane.width && (height - 1) * step < plane.height, "grid outside the plane")
+        let largestSample = max(abs(Int(bias)), abs(255 - Int(bias)))
+        precondition(width * height * largestSample <= Int(Int32.max), "grid too large for 32-bit sums")
         self.width = width
         self.height = height
         let stride = width + 1
         if sums.count < stride * (height + 1) { sums = [Int32](repeating: 0, count: stride * (height + 1)) }
-        sums.withUnsafeMutableBufferPointer { sums in
-            for x in 0...width { sums[x] = 0 }
+        sums.withUnsafeMutableBufferPointer { buffer in
+            let sums = buffer.baseAddress!
+            sums.update(repeating: 0, count: stride)
             let sampleStep = step * plane.pixelStride
             for y in 0..<height {
                 let row = plane.row(y * step)
-                var rowSum: Int32 = 0
-                sums[(y + 1) * stride] = 0
-                for x in 0..<width {
-                    rowSum += Int32(row[x * sampleStep]) - bias
-                    sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1] + rowSum
+                // Column 0 of each row is zero; `above` and `current` start at column 1.
+                let above = UnsafePointer(sums + y * stride + 1)
+                let current = sums + (y + 1) * stride + 1
+                current[-1] = 0
+                if sampleStep == 1 {
+                    Self.sumRow(row, sampleStep: 1, width: width, bias: bias, above: above, into: current)
+                } else {
+                    Self.sumRow(row, sampleStep: sampleStep, width: width, bias: bias, above: above, into: current)
                 }
             }
+        }
+    }
+
+    /// One row of the table: the row's running sum plus the table row above. Inlined twice so the common
+    /// `sampleStep` 1 reads the row with unit stride.
+    @inline(__always)
+    private static func sumRow(
+        _ row: UnsafeMutablePointer<UInt8>, sampleStep: Int, width: Int, bias: Int32, above: UnsafePointer<Int32>,
+        into current: UnsafeMutablePointer<Int32>
+    ) {
+        var rowSum: Int32 = 0
+        for x in 0..<width {
+            rowSum &+= Int32(row[x * sampleStep]) &- bias
+            current[x] = above[x] &+ rowSum
         }
     }
 
