@@ -87,8 +87,7 @@ struct DiscReader {
                 classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
             }
         }
-        var ocrCalls = 0
-        for (index, variant) in variants.enumerated() where ocrCalls < maximumOCRCalls {
+        for (index, variant) in variants.enumerated() where lastOCRCalls < maximumOCRCalls {
             if index > 0 && !triesEveryVariant {
                 guard let wanted = lastVerdict?.value else { break }
                 if let decided = decision(minimumConfidence: minimumConfidence),
@@ -109,22 +108,13 @@ struct DiscReader {
                 attempts.append(repeated)
                 continue
             }
-            ocrCalls += 1
-            lastOCRCalls = ocrCalls
-            let started = clock.now()
-            let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
-                engine.read(
-                    gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight,
-                    bytesPerRow: cropper.ocrWidth)
-            }
-            lastOCRDuration += clock.now() - started
+            let (text, confidence) = readOCRPicture(engine: engine, clock: clock)
             readPictures.append((fingerprint, attempts.count))
             if !restoresZeroFromShape { layout.lastGlyphLooksLikeZero = false }
             let reading = SpeedTextInterpreter.interpret(
                 text: text, confidence: confidence, layout: layout, profile: profile)
-            if let reading { reads.append(reading) }
+            keepEvidence(text: text, reading: reading)
             if index == 0, let reading, reading.confidence >= minimumConfidence { standardValue = reading.value }
-            texts.append(String(text.map { SpeedTextInterpreter.confusions[$0] ?? $0 }))
             attempts.append(
                 Attempt(variant: variant, outcome: outcome, text: text, confidence: confidence, reading: reading))
         }
@@ -145,20 +135,34 @@ struct DiscReader {
         rejectedBecause outcome: CropOutcome, engine: TesseractEngine, profile: SpeedLimitProfile,
         clock: any MonotonicClock
     ) {
-        lastOCRCalls += 1
-        let started = clock.now()
-        let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
-            engine.read(
-                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight, bytesPerRow: cropper.ocrWidth)
-        }
-        lastOCRDuration += clock.now() - started
+        let (text, confidence) = readOCRPicture(engine: engine, clock: clock)
         let reading = SpeedTextInterpreter.interpret(text: text, confidence: confidence, layout: nil, profile: profile)
-        if let reading { reads.append(reading) }
-        texts.append(String(text.map { SpeedTextInterpreter.confusions[$0] ?? $0 }))
+        keepEvidence(text: text, reading: reading)
         var attempt = Attempt(
             variant: variants[0], outcome: outcome, text: text, confidence: confidence, reading: reading)
         attempt.isWholeDisc = true
         attempts.append(attempt)
+    }
+
+    /// Reads the cropper's OCR picture with Tesseract, counting the call and its time for this candidate.
+    private mutating func readOCRPicture(
+        engine: TesseractEngine, clock: any MonotonicClock
+    ) -> (text: String, confidence: Double) {
+        lastOCRCalls += 1
+        let started = clock.now()
+        let result = cropper.ocrImage.withUnsafeBufferPointer {
+            engine.read(
+                gray: $0.baseAddress!, width: cropper.ocrWidth, height: cropper.ocrHeight, bytesPerRow: cropper.ocrWidth)
+        }
+        lastOCRDuration += clock.now() - started
+        return result
+    }
+
+    /// Keeps what one read says for the decision: its valid value for the vote, its text (letters mapped to the digits
+    /// they are mistaken for) for ``RecogniserAgreement``.
+    private mutating func keepEvidence(text: String, reading: SpeedReading?) {
+        if let reading { reads.append(reading) }
+        texts.append(String(text.map { SpeedTextInterpreter.confusions[$0] ?? $0 }))
     }
 
     /// What the reads so far and the classifier's verdict decide.
