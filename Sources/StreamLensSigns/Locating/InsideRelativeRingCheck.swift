@@ -47,8 +47,10 @@ struct InsideRelativeRingCheck {
     mutating func ring(around circle: CircleFinder.Circle, in planes: YUVPlanes) -> RingCandidate? {
         var best: (ring: RingCandidate, score: Double)?
         let middleShare = (1 + ringShare) / 2
-        let bands = [(circle.radius, false), (circle.radius / ringShare, false), (circle.radius / middleShare, true)]
-        for (outerRadius, isMiddle) in bands {
+        // The circle as the outer edge, the inner edge, the middle (no array: this runs for every checked circle).
+        for interpretation in 0..<3 {
+            let isMiddle = interpretation == 2
+            let outerRadius = circle.radius / (interpretation == 0 ? 1 : isMiddle ? middleShare : ringShare)
             guard
                 let ring = band(
                     centerX: circle.x, centerY: circle.y, outerRadius: outerRadius, even: isMiddle, in: planes),

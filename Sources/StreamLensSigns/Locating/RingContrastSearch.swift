@@ -49,7 +49,8 @@ struct RingContrastSearch {
     private(set) var seeds: [Seed] = []
     /// Grid size of the last search (seeds of another size of frame mean nothing).
     private(set) var frameSize = (width: 0, height: 0)
-    /// The seeds ``searchAround(v:luma:)`` searches around (a copy of the last seeds, kept between frames).
+    /// The seeds ``searchAround(v:luma:)`` searches around: the last seeds, swapped in (the two arrays keep their
+    /// storage between frames).
     private var previousSeeds: [Seed] = []
     /// The eight ring boxes' directions, straight ones first.
     private static let directions: [(x: Int, y: Int)] = [
@@ -118,8 +119,7 @@ struct RingContrastSearch {
             search(v: v, luma: luma)
             return
         }
-        previousSeeds.removeAll(keepingCapacity: true)
-        previousSeeds.append(contentsOf: seeds)
+        swap(&previousSeeds, &seeds)
         seeds.removeAll(keepingCapacity: true)
         v.withUnsafeSums { vTable, stride in
             luma.withUnsafeSums { lumaTable, _ in
