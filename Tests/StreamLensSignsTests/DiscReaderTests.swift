@@ -42,12 +42,7 @@ struct DiscReaderTests {
     }
 
     @Test func theWholeDiscPictureIsTheDiscsMiddleBandWithAWhiteMargin() {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
-        var cropper = DigitCropper()
-        let prepared = image.withPlanes { planes in
-            DiscVariantTests.drawSign(planes, gap: 0)
-            return cropper.prepareWholeDisc(planes: planes, candidate: DiscVariantTests.candidate)
-        }
+        let (cropper, prepared) = DiscVariantTests.cropperOnTheSign { $0.prepareWholeDisc(planes: $1, candidate: $2) }
         #expect(prepared)
         let side = DigitCropper.canvasSize
         let margin = side / 6

@@ -67,13 +67,21 @@ struct DiscVariantTests {
         #expect(layout.glyphCount == 2, "\(layout)")
     }
 
-    @Test func theClassifierPictureIsStretchedWithTheRingAndOutsideWhite() {
+    /// A cropper after `prepare` ran on the unbroken sign of ``drawSign(_:gap:)``, and what `prepare` returned.
+    static func cropperOnTheSign(
+        _ prepare: (inout DigitCropper, YUVPlanes, RingCandidate) -> Bool
+    ) -> (cropper: DigitCropper, prepared: Bool) {
         let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var cropper = DigitCropper()
         let prepared = image.withPlanes { planes in
-            Self.drawSign(planes, gap: 0)
-            return cropper.prepareClassifierImage(planes: planes, candidate: Self.candidate)
+            drawSign(planes, gap: 0)
+            return prepare(&cropper, planes, candidate)
         }
+        return (cropper, prepared)
+    }
+
+    @Test func theClassifierPictureIsStretchedWithTheRingAndOutsideWhite() {
+        let (cropper, prepared) = Self.cropperOnTheSign { $0.prepareClassifierImage(planes: $1, candidate: $2) }
         #expect(prepared)
         let side = DigitCropper.canvasSize
         let picture = cropper.classifierImage
