@@ -56,6 +56,10 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
 fi
 
+# The speed-limit reader's text-line recogniser (PyPI's rapidocr-onnxruntime model, rewritten for OpenCV 4.6):
+# about 10 s when missing, at once when current.
+bash scripts/install-text-line-model.sh
+
 if [ "${1:-}" = "--media" ]; then
   bash scripts/fetch-media.sh
 fi

@@ -6,6 +6,8 @@ public enum SignsError: Error, Sendable, CustomStringConvertible {
     case tesseractInitFailed(path: String, language: String)
     /// The WebVTT subtitle file could not be created.
     case cannotOpenSubtitles(path: String)
+    /// The text-line recogniser's model file is missing or is not such a model.
+    case textLineModelUnusable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,9 @@ public enum SignsError: Error, Sendable, CustomStringConvertible {
             "Tesseract could not load language '\(language)' from '\(path)': reinstall tesseract-ocr-\(language)"
         case .cannotOpenSubtitles(let path):
             "cannot write subtitles to '\(path)': check that the folder exists and is writable"
+        case .textLineModelUnusable(let path, let reason):
+            "cannot use the text-line model '\(path)' (\(reason)): run scripts/install-text-line-model.sh, "
+                + "or pass --text-line-model off"
         }
     }
 }

@@ -1,3 +1,23 @@
+/// Which model the reader's text-line recogniser (its third recogniser, ``TextLineRecogniser``) runs.
+public enum TextLineModel: Sendable, Equatable {
+    /// The one scripts/install-text-line-model.sh installed (``TextLineRecogniser/defaultModelPaths()``); without
+    /// it the reader reads with Tesseract and the disc classifier only.
+    case installed
+    /// This file; a run fails with one line when it is missing or not such a model.
+    case file(String)
+    /// No text-line recogniser.
+    case off
+
+    /// `off`, a path, or nil for ``installed``: the form the command line and pipeline files use.
+    public init(option: String?) {
+        switch option {
+        case nil, "": self = .installed
+        case "off": self = .off
+        case let path?: self = .file(path)
+        }
+    }
+}
+
 /// How ``SpeedLimitStage`` reads, votes and remembers.
 public struct SpeedLimitConfiguration: Sendable, Equatable {
     /// Values that exist on signs of the region (default: Europe, 5 and 10…130 km/h).
@@ -19,6 +39,8 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
     public var analysisWidth: Int?
     /// Folder holding `eng.traineddata`; nil searches `TESSDATA_PREFIX` and Debian's locations.
     public var tessdataPath: String?
+    /// The text-line recogniser's model.
+    public var textLineModel: TextLineModel
 
     /// Analysis interval the defaults are tuned for: every second frame at 25 fps gives 6 reads in half a second.
     public static let recommendedInterval: Duration = .milliseconds(80)
@@ -32,7 +54,8 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
         trackTimeout: Duration = .milliseconds(400),
         limitExpiry: Duration = .seconds(180),
         analysisWidth: Int? = nil,
-        tessdataPath: String? = nil
+        tessdataPath: String? = nil,
+        textLineModel: TextLineModel = .installed
     ) {
         precondition(minimumConfidence >= 0 && minimumConfidence <= 1, "confidence threshold must be within 0…1")
         precondition(maximumReadsPerSign >= vote.minimumAgreeingReads, "a sign must be able to collect enough reads")
@@ -46,5 +69,6 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
         self.limitExpiry = limitExpiry
         self.analysisWidth = analysisWidth
         self.tessdataPath = tessdataPath
+        self.textLineModel = textLineModel
     }
 }

@@ -7,7 +7,7 @@ public enum SpeedLimitSetup {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The region is not one of ``regions``.
         case unknownRegion(String)
-        /// Tesseract did not start (missing language data): the error's own text says what to install.
+        /// Tesseract's language data or the text-line model is missing: the error's own text says what to install.
         case engineUnavailable(String)
 
         public var description: String {
@@ -22,15 +22,17 @@ public enum SpeedLimitSetup {
     /// The region names ``make(region:minimumConfidence:expiry:events:subtitles:)`` accepts.
     public static let regions = ["eu", "us"]
 
-    /// The stage for signs of `region`, with Tesseract's language file found now so that a missing one is one clear
-    /// error before any frame flows.
+    /// The stage for signs of `region`, with Tesseract's language file and the text-line model found now so that a
+    /// missing one is one clear error before any frame flows.
     public static func make(
-        region: String, minimumConfidence: Double, expiry: Duration, events: EventLog?, subtitles: WebVTTWriter?
+        region: String, minimumConfidence: Double, expiry: Duration, events: EventLog?, subtitles: WebVTTWriter?,
+        textLineModel: TextLineModel = .installed
     ) throws(Failure) -> SpeedLimitStage {
         guard let profile = SpeedLimitProfile.named(region) else { throw .unknownRegion(region) }
         let stage = SpeedLimitStage(
             configuration: SpeedLimitConfiguration(
-                profile: profile, minimumConfidence: minimumConfidence, limitExpiry: expiry),
+                profile: profile, minimumConfidence: minimumConfidence, limitExpiry: expiry,
+                textLineModel: textLineModel),
             events: events, subtitles: subtitles)
         do { try stage.prepare() } catch { throw .engineUnavailable("\(error)") }
         return stage

@@ -1,3 +1,4 @@
+import Foundation
 import StreamLensCore
 
 /// Reads speed-limit signs: locate red rings → cut out the digits, normalised a few ways, read them with Tesseract and
@@ -24,7 +25,8 @@ import StreamLensCore
 public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public let name: String
     public let configuration: SpeedLimitConfiguration
-    /// Time spent in Tesseract per candidate that reached OCR (all its variants), for benchmarks and reports.
+    /// Time spent reading each candidate that reached OCR (Tesseract over its variants, and the text-line recogniser
+    /// when it ran), for benchmarks and reports.
     public let ocrTimings = OCRTimings()
 
     private let events: EventLog?
@@ -33,6 +35,10 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     private var tessdataFolder: String?
     private var engine: TesseractEngine?
+    /// The text-line model's file, found by ``prepare()``; nil: the reader runs without it.
+    public private(set) var textLineModelPath: String?
+    private var textLineModelResolved = false
+    private var textLine: TextLineRecogniser?
     private var locator = RedRingLocator()
     private var reader = DiscReader()
     private var tracker: SignTracker
@@ -68,11 +74,32 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
 
-    /// Finds Tesseract's language file now, so that a missing one fails the run before it starts. The engine itself
-    /// (~14 MiB) starts on the first candidate that needs reading: many clips have none.
+    /// Finds Tesseract's language file and the text-line model now, so that a missing one fails the run before it
+    /// starts. The engines themselves start on the first candidate that needs reading: many clips have none.
     /// Call it before the first frame or on the analysis thread.
     public func prepare() throws {
         if tessdataFolder == nil { tessdataFolder = try TesseractEngine.dataFolder(tessdataPath: configuration.tessdataPath) }
+        if !textLineModelResolved {
+            switch configuration.textLineModel {
+            case .installed: textLineModelPath = TextLineRecogniser.installedModel()
+            case .file(let path):
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw SignsError.textLineModelUnusable(path: path, reason: "no such file")
+                }
+                textLineModelPath = path
+            case .off: textLineModelPath = nil
+            }
+            textLineModelResolved = true
+        }
+    }
+
+    /// The text-line recogniser, loaded on first use (on the analysis thread); nil without a model.
+    private func startedTextLine() throws -> TextLineRecogniser? {
+        if let textLine { return textLine }
+        guard let textLineModelPath else { return nil }
+        let started = try TextLineRecogniser(modelPath: textLineModelPath)
+        textLine = started
+        return started
     }
 
     /// The engine, started on first use (on the analysis thread, like every other use).
@@ -97,10 +124,12 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             if tracker.wantsRead(at: box) {
                 reading = reader.read(
                     planes: frame.planes, candidate: candidate, engine: try startedEngine(),
-                    profile: configuration.profile,
+                    textLine: try startedTextLine(), profile: configuration.profile,
                     minimumConfidence: candidate.isFaint
                         ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence, clock: clock)
-                if reader.lastOCRDuration > .zero { ocrTimings.record(reader.lastOCRDuration) }
+                if reader.lastOCRDuration > .zero {
+                    ocrTimings.record(reader.lastOCRDuration, textLine: reader.lastTextLineRead != nil)
+                }
             }
             sightings.append(
                 SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))

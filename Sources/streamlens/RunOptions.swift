@@ -39,6 +39,11 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
     var speedLimits: String?
 
+    @Option(help: ArgumentHelp(
+        "The speed-limit reader's text-line model: a file, or off.",
+        discussion: "Default: the one scripts/install-text-line-model.sh installed, if any."))
+    var textLineModel: String?
+
     @Option(help: "x264 speed preset for file outputs.")
     var encoderPreset: String?
 
@@ -173,6 +178,7 @@ struct RunOptions: ParsableArguments {
                 configuration.speedLimits = options
             }
         }
+        if let textLineModel, configuration.speedLimits != nil { configuration.speedLimits?.textLineModel = textLineModel }
         if stamp { configuration.frameStamp = true }
         if let annotate { configuration.annotations = try RunCommand.annotations(from: annotate) }
         for specification in overlay {
@@ -236,6 +242,7 @@ extension RunOptions {
         add("--classes", classes)
         add("--class-names", classNames)
         add("--speed-limits", speedLimits)
+        add("--text-line-model", textLineModel)
         add("--encoder-preset", encoderPreset)
         if stamp { arguments.append("--stamp") }
         add("--annotate", annotate)

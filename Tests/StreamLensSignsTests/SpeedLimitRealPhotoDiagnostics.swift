@@ -17,6 +17,8 @@ struct SpeedLimitRealPhotoDiagnostics {
         let set = try SignTestSet.load(
             folder: SpeedLimitRealPhotoTests.folder, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
         let engine = try TesseractEngine()
+        // The stage's text-line recogniser, when installed (scripts/install-text-line-model.sh).
+        let textLine = try Self.mode == "stage" ? TextLineRecogniser.installedModel().map(TextLineRecogniser.init) : nil
         var totals: [String: Int] = [:]
         var ocrCalls: [Int] = []
         var ocrDurations: [Duration] = []
@@ -46,7 +48,7 @@ struct SpeedLimitRealPhotoDiagnostics {
                 let minimumConfidence = candidate.isFaint
                     ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence
                 let reading = reader.read(
-                    planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
+                    planes: frame.planes, candidate: candidate, engine: engine, textLine: textLine, profile: .europe,
                     minimumConfidence: minimumConfidence)
                 if reader.lastOCRCalls > 0 {
                     ocrCalls.append(reader.lastOCRCalls)
@@ -71,6 +73,33 @@ struct SpeedLimitRealPhotoDiagnostics {
                     let bin = verdict.confidence >= 0.9 ? "0.9" : verdict.confidence >= 0.7 ? "0.7" : verdict.confidence >= 0.5 ? "0.5" : "0"
                     let verdictStep = verdict.value == nil ? "none" : verdict.value == sign.value ? "right" : "WRONG"
                     totals["classifier \(bin) \(verdictStep)", default: 0] += 1
+                }
+                if let read = reader.lastTextLineRead, let folder = ProcessInfo.processInfo.environment["STREAMLENS_TEXT_LINE_DUMP"] {
+                    // The band the recogniser read, as a PGM named after the clip, frame and read.
+                    var band = TextLineBand()
+                    if band.prepare(planes: frame.planes, candidate: candidate) {
+                        let header = "P5\n\(band.width) \(TextLineRecogniser.inputHeight)\n255\n"
+                        let name = "\(clip.name)_\(frame.frameIndex)_\(read.text.replacingOccurrences(of: "?", with: "x")).pgm"
+                        try? (Data(header.utf8) + Data(band.pixels.prefix(band.width * TextLineRecogniser.inputHeight)))
+                            .write(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
+                        // And the frame around the true box and around the candidate (luma, 1.5× the box).
+                        for (tag, box) in [("truth", truth), ("candidate", candidate.box)] {
+                            let side = Int(max(box.width, box.height) * 1.5)
+                            let left = Int(box.x + box.width / 2) - side / 2, top = Int(box.y + box.height / 2) - side / 2
+                            var crop = [UInt8](repeating: 0, count: side * side)
+                            for y in 0..<side { for x in 0..<side {
+                                let sx = min(max(left + x, 0), frame.planes.width - 1), sy = min(max(top + y, 0), frame.planes.height - 1)
+                                crop[y * side + x] = frame.planes.y[sx, sy]
+                            } }
+                            try? (Data("P5\n\(side) \(side)\n255\n".utf8) + Data(crop))
+                                .write(to: URL(fileURLWithPath: folder).appendingPathComponent(name + ".\(tag).pgm"))
+                        }
+                    }
+                }
+                if let read = reader.lastTextLineRead {
+                    described.append("T'\(read.text)'\(String(format: "%.2f", read.leastConfidence))")
+                    let verdict = Int(read.text) == sign.value ? "right" : read.text.isEmpty ? "empty" : "other"
+                    totals["text line \(read.leastConfidence >= 0.9 ? "sure" : "unsure") \(verdict)", default: 0] += 1
                 }
                 steps.append("\(Int(truth.width)):\(described.joined(separator: "|"))")
                 let firstRejection = reader.attempts.compactMap { attempt -> CropRejection? in

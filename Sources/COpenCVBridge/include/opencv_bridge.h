@@ -227,6 +227,38 @@ slcv_status slcv_disc_classifier_classify(
 /// Frees the classifier. Null is ignored.
 void slcv_disc_classifier_destroy(slcv_disc_classifier *classifier);
 
+// MARK: Text-line recogniser (text_line_recogniser.cpp), the sign reader's third recogniser
+
+/// Most characters one read returns; a longer line is cut (a speed value has at most three digits).
+#define SLCV_TEXT_LINE_MAX_CHARACTERS 16
+/// Rows of the network's input picture.
+#define SLCV_TEXT_LINE_INPUT_HEIGHT 48
+
+/// An opaque recogniser: a convolutional text-line network (PP-OCRv4 "rec", CTC output) run by OpenCV's DNN module,
+/// loaded from an ONNX file that scripts/make-text-line-model.py made from the rapidocr-onnxruntime package's model.
+typedef struct slcv_text_line_recogniser slcv_text_line_recogniser;
+
+/// What one line reads as: the characters (digits as "0"…"9", every other character as "?") and, per character,
+/// the network's probability for it (0…1).
+typedef struct slcv_text_line_read {
+    int32_t count;
+    char characters[SLCV_TEXT_LINE_MAX_CHARACTERS];
+    float confidences[SLCV_TEXT_LINE_MAX_CHARACTERS];
+} slcv_text_line_read;
+
+/// Loads the model at `model_path`, made for pictures `input_width` columns wide (SLCV_TEXT_LINE_INPUT_HEIGHT rows),
+/// and runs it once on a blank picture: a file that is not such a model fails here with SLCV_LOAD_FAILED.
+slcv_status slcv_text_line_recogniser_create(
+    const char *model_path, int32_t input_width, slcv_text_line_recogniser **recogniser, char *error,
+    size_t error_capacity);
+/// Reads a `width` × `height` grey picture of one line of text (`stride` bytes per row). It is scaled to the input
+/// height keeping its shape and padded on the right; a picture wider than the input is squeezed to fit.
+slcv_status slcv_text_line_recogniser_read(
+    slcv_text_line_recogniser *recogniser, const uint8_t *gray, int32_t stride, int32_t width, int32_t height,
+    slcv_text_line_read *read, char *error, size_t error_capacity);
+/// Frees the recogniser. Null is ignored.
+void slcv_text_line_recogniser_destroy(slcv_text_line_recogniser *recogniser);
+
 #ifdef __cplusplus
 }
 #endif

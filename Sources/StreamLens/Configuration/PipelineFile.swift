@@ -109,7 +109,7 @@ enum StageOptions {
         "every_nth_frame", "budget", "max_concurrent", "max_age", "max_missed", "smoothing", "primary_subject",
         "analysis_width",
     ]
-    static let speedLimitKeys = ["region", "confidence", "expiry", "interval"]
+    static let speedLimitKeys = ["region", "confidence", "expiry", "interval", "text_line_model"]
     static let annotationKeys = ["boxes", "labels", "speed_limit_badge", "hud", "spotlight", "sources"]
     static let overlayKeys = [
         "clip", "when", "at", "size", "margin", "scale", "min_width", "max_width", "min_confidence", "fade_in",
@@ -133,6 +133,7 @@ enum StageOptions {
                 options.minimumConfidence = try section.double("confidence", in: 0...1) ?? options.minimumConfidence
                 options.expiry = try section.duration("expiry", in: 0...86_400) ?? options.expiry
                 options.interval = try section.duration("interval", in: 0...3600)
+                options.textLineModel = try section.string("text_line_model")
                 configuration.speedLimits = options
             }
         }

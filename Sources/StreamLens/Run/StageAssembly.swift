@@ -83,7 +83,8 @@ extension StageAssembly {
         do {
             stage = try SpeedLimitSetup.make(
                 region: options.region, minimumConfidence: options.minimumConfidence, expiry: options.expiry,
-                events: outputs.events, subtitles: outputs.subtitles)
+                events: outputs.events, subtitles: outputs.subtitles,
+                textLineModel: TextLineModel(option: options.textLineModel))
         } catch .unknownRegion {
             throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
         } catch {

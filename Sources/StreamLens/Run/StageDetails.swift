@@ -41,14 +41,19 @@ struct DetectionDetails: Encodable {
     enum CodingKeys: String, CodingKey { case stage, schedule }
 }
 
-/// Speed-limit reading: OCR time per candidate.
+/// Speed-limit reading: reading time per candidate, and the text-line recogniser's model and use.
 struct SpeedLimitDetails: Encodable {
     let ocrCalls: Int
     let ocrMedianMilliseconds: Double?
     let ocrP95Milliseconds: Double?
+    /// The text-line recogniser's model file; nil: the reader ran without it (not installed, or off).
+    let textLineModel: String?
+    let textLineReads: Int
 
     init(_ stage: SpeedLimitStage) {
         let timings = stage.ocrTimings.samples()
+        textLineModel = stage.textLineModelPath
+        textLineReads = stage.ocrTimings.textLineReads
         ocrCalls = timings.count
         ocrMedianMilliseconds = Self.percentile(timings, 0.5)
         ocrP95Milliseconds = Self.percentile(timings, 0.95)
@@ -62,6 +67,7 @@ struct SpeedLimitDetails: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case ocrCalls = "ocr_calls", ocrMedianMilliseconds = "ocr_median_ms", ocrP95Milliseconds = "ocr_p95_ms"
+        case textLineModel = "text_line_model", textLineReads = "text_line_reads"
     }
 }
 

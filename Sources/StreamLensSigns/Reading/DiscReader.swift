@@ -2,10 +2,11 @@ import StreamLensCore
 
 /// Reads one candidate ring: normalises its inner disc in several ways (``DiscVariant``), reads each picture that
 /// holds digits with Tesseract, decides with a ``VariantVote``, and checks that decision against the independent
-/// ``SpeedDiscClassifier`` (``RecogniserAgreement``).
+/// ``SpeedDiscClassifier`` (``RecogniserAgreement``). When those two decide nothing, the ``TextLineRecogniser`` reads
+/// the disc's grey middle band as a line of text.
 ///
-/// A clean sign costs one OCR call and a hard one at most ``maximumOCRCalls``; variants the cropper rejects (no
-/// digits, extra marks…) and pictures identical to one already read cost none.
+/// A clean sign costs one OCR call and a hard one at most ``maximumOCRCalls`` plus one text-line read; variants the
+/// cropper rejects (no digits, extra marks…) and pictures identical to one already read cost none.
 ///
 /// ## Thread Safety
 /// Not synchronized: keeps the cropper's scratch buffers. Use one per analysis thread, with that thread's engine.
@@ -46,7 +47,10 @@ struct DiscReader {
     private let classifier = SpeedDiscClassifier()
     /// The classifier's verdict on the last candidate (nil without a classifier or a usable disc).
     private(set) var lastVerdict: SpeedDiscClassifier.Verdict?
-    /// Time spent in Tesseract for the last candidate (all its variants).
+    /// The text-line recogniser's read of the last candidate (nil when it was not needed or could not run).
+    private(set) var lastTextLineRead: TextLineRecogniser.Read?
+    private var textLineBand = TextLineBand()
+    /// Time spent reading the last candidate: Tesseract (all its variants) and the text-line recogniser.
     private(set) var lastOCRDuration: Duration = .zero
     /// Tesseract calls made for the last candidate.
     private(set) var lastOCRCalls = 0
@@ -64,15 +68,17 @@ struct DiscReader {
         attempts.reserveCapacity(variants.count)
     }
 
-    /// The value of `candidate`, or nil when neither recogniser can name it or they contradict each other.
+    /// The value of `candidate`, or nil when no recogniser can name it or they contradict each other.
     ///
     /// The classifier looks first (it costs far less than one OCR call). Tesseract then reads the standard variant;
     /// the fallback variants are read only while the classifier names a value that no read backs yet — without the
     /// classifier's value they could not decide anything (``RecogniserAgreement``), so they would only cost time.
     /// When the classifier names a value and every variant's cut-out was rejected before OCR, the disc is read whole.
+    /// When all that decides nothing, `textLine` (if given) reads the disc's middle band: it costs several OCR calls,
+    /// so clean signs that Tesseract reads never pay for it.
     mutating func read(
-        planes: YUVPlanes, candidate: RingCandidate, engine: TesseractEngine, profile: SpeedLimitProfile,
-        minimumConfidence: Double, clock: any MonotonicClock = SystemClock()
+        planes: YUVPlanes, candidate: RingCandidate, engine: TesseractEngine, textLine: TextLineRecogniser? = nil,
+        profile: SpeedLimitProfile, minimumConfidence: Double, clock: any MonotonicClock = SystemClock()
     ) -> SpeedReading? {
         reads.removeAll(keepingCapacity: true)
         attempts.removeAll(keepingCapacity: true)
@@ -82,6 +88,7 @@ struct DiscReader {
         lastOCRDuration = .zero
         lastOCRCalls = 0
         lastVerdict = nil
+        lastTextLineRead = nil
         if let classifier, cropper.prepareClassifierImage(planes: planes, candidate: candidate) {
             lastVerdict = cropper.classifierImage.withUnsafeBufferPointer {
                 classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
@@ -127,7 +134,17 @@ struct DiscReader {
         {
             readWholeDisc(rejectedBecause: firstOutcome, engine: engine, profile: profile, clock: clock)
         }
-        return decision(minimumConfidence: minimumConfidence)
+        if let decided = decision(minimumConfidence: minimumConfidence) { return decided }
+        guard let textLine, textLineBand.prepare(planes: planes, candidate: candidate) else { return nil }
+        let started = clock.now()
+        lastTextLineRead = textLineBand.pixels.withUnsafeBufferPointer {
+            textLine.read(gray: $0.baseAddress!, width: textLineBand.width, height: TextLineRecogniser.inputHeight)
+        }
+        lastOCRDuration += clock.now() - started
+        guard let lastTextLineRead else { return nil }
+        return agreement.decide(
+            textLine: lastTextLineRead, profile: profile, validReads: reads, classifier: lastVerdict,
+            minimumConfidence: minimumConfidence)
     }
 
     /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).

@@ -1,7 +1,8 @@
 import StreamLensCore
 import Synchronization
 
-/// The most recent OCR durations (one per candidate read), kept in a fixed ring so recording never allocates.
+/// The most recent OCR durations (one per candidate read: Tesseract and, when it ran, the text-line recogniser), kept
+/// in a fixed ring so recording never allocates; and how many candidates the text-line recogniser read.
 ///
 /// ## Thread Safety
 /// A mutex guards the ring: the analysis thread records, any thread may ask for the summary.
@@ -10,6 +11,7 @@ public final class OCRTimings: Sendable {
         var samples: [Duration]
         var next = 0
         var total = 0
+        var textLineReads = 0
     }
 
     private let ring: Mutex<Ring>
@@ -21,9 +23,10 @@ public final class OCRTimings: Sendable {
         ring = Mutex(Ring(samples: [Duration](repeating: .zero, count: capacity)))
     }
 
-    /// Records one read's duration.
-    public func record(_ duration: Duration) {
+    /// Records one read's duration; `textLine`: the text-line recogniser read the candidate too.
+    public func record(_ duration: Duration, textLine: Bool = false) {
         ring.withLock { ring in
+            if textLine { ring.textLineReads += 1 }
             ring.samples[ring.next] = duration
             ring.next = (ring.next + 1) % capacity
             ring.total += 1
@@ -38,6 +41,9 @@ public final class OCRTimings: Sendable {
                 : Array(ring.samples[ring.next...] + ring.samples[..<ring.next])
         }
     }
+
+    /// Candidates the text-line recogniser read so far.
+    public var textLineReads: Int { ring.withLock { $0.textLineReads } }
 
     /// Reads recorded so far, and the median of the last ``capacity`` of them (nil before the first).
     public func summary() -> (count: Int, median: Duration?) {

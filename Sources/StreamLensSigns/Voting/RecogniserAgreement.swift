@@ -9,6 +9,8 @@
 ///   at least the candidate's own minimum), no valid read names another value, and some raw Tesseract text of the
 ///   same length starts with the same digit ("59" and "5O" back a 50; the second digit of soft signs is what
 ///   Tesseract gets wrong, the region's values end in 0).
+/// - When neither decides, the text-line recogniser's read stands if it is a valid value, every character at least
+///   ``textLineConfidence`` sure, and neither a valid Tesseract read nor a sure classifier names another value.
 struct RecogniserAgreement: Sendable, Equatable {
     /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
     var vetoConfidence: Double?
@@ -18,11 +20,14 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// A read whose last "0" comes from the glyph's shape (``ZeroShape``: Tesseract read another digit there) is
     /// silenced by a classifier this sure of another value.
     var shapeContradiction: Double
+    /// The least sure character of a text-line read must be at least this sure.
+    var textLineConfidence: Double
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
-        shapeContradiction: Double = 0.5
+        shapeContradiction: Double = 0.5, textLineConfidence: Double = 0.9
     ) {
+        self.textLineConfidence = textLineConfidence
         self.shapeContradiction = shapeContradiction
         self.vetoConfidence = vetoConfidence
         self.classifierConfidence = classifierConfidence
@@ -67,5 +72,21 @@ struct RecogniserAgreement: Sendable, Equatable {
             return nil
         }
         return SpeedReading(value: value, confidence: verdict.confidence)
+    }
+
+    /// The text-line recogniser's value when Tesseract and the classifier decided nothing (see the type's notes).
+    func decide(
+        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, validReads: [SpeedReading],
+        classifier verdict: SpeedDiscClassifier.Verdict?, minimumConfidence: Double
+    ) -> SpeedReading? {
+        guard read.leastConfidence >= max(textLineConfidence, minimumConfidence),
+            let reading = SpeedTextInterpreter.interpret(
+                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile),
+            !validReads.contains(where: { $0.value != reading.value && $0.confidence >= contradictionFloor })
+        else { return nil }
+        if let verdict, let other = verdict.value, other != reading.value, verdict.confidence >= classifierConfidence {
+            return nil
+        }
+        return reading
     }
 }

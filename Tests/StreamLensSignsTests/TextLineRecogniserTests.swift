@@ -1,0 +1,156 @@
+import Foundation
+import StreamLensCore
+import Testing
+
+@testable import StreamLensSigns
+
+/// The reader's third recogniser: PP-OCRv4's text-line network (installed by scripts/install-text-line-model.sh,
+/// which scripts/setup.sh runs) reading the grey band across a disc's middle.
+struct TextLineRecogniserTests {
+    /// The installed model, or a failed expectation naming the script that installs it.
+    static func installedRecogniser() throws -> TextLineRecogniser {
+        let path = try #require(
+            TextLineRecogniser.installedModel(),
+            "no text-line model in \(TextLineRecogniser.defaultModelPaths()): run scripts/install-text-line-model.sh")
+        return try TextLineRecogniser(modelPath: path)
+    }
+
+    @Test func theBandIsTheDiscsMiddleScaledToTheNetworksHeight() {
+        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
+        var band = TextLineBand()
+        let prepared = image.withPlanes { planes in
+            DiscVariantTests.drawSign(planes, gap: 0)
+            return band.prepare(planes: planes, candidate: DiscVariantTests.candidate)
+        }
+        #expect(prepared)
+        // ±0.85 by ±0.55 of the inner radius: 48 rows and 48 · 0.85 / 0.55 columns.
+        #expect(band.width == 74)
+        func pixel(_ x: Int, _ y: Int) -> UInt8 { band.pixels[y * band.width + x] }
+        // Band column of a disc offset: (offset + half width) / (2 · half width) · width.
+        let halfWidth = DiscVariantTests.candidate.innerRadiusX * TextLineBand.halfWidthShare
+        func column(_ offset: Double) -> Int { Int((offset + halfWidth) / (2 * halfWidth) * Double(band.width)) }
+        let middle = TextLineRecogniser.inputHeight / 2
+        // The right glyph's left stroke (+3…+7 px) is ink; the paper between the glyphs (−1.5 px) and the paper
+        // above the glyphs (they stand ±13 px, the band ±16 px) are white.
+        #expect(pixel(column(4.5), middle) < 60, "\(pixel(column(4.5), middle))")
+        #expect(pixel(column(-1.5), middle) > 200, "\(pixel(column(-1.5), middle))")
+        #expect(pixel(column(4.5), 0) > 200, "\(pixel(column(4.5), 0))")
+    }
+
+    @Test func aBandThatLeavesTheFrameIsNotPrepared() {
+        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
+        var band = TextLineBand()
+        var atTheEdge = DiscVariantTests.candidate
+        atTheEdge.centerX = 10
+        let prepared = image.withPlanes { band.prepare(planes: $0, candidate: atTheEdge) }
+        #expect(!prepared)
+    }
+
+    @Test func aBlankPictureReadsAsNothing() throws {
+        let recogniser = try Self.installedRecogniser()
+        let blank = [UInt8](repeating: 200, count: 74 * TextLineRecogniser.inputHeight)
+        let read = try #require(
+            blank.withUnsafeBufferPointer {
+                recogniser.read(gray: $0.baseAddress!, width: 74, height: TextLineRecogniser.inputHeight)
+            })
+        #expect(read.text.isEmpty, "\(read)")
+        #expect(read.leastConfidence == 0)
+    }
+
+    @Test func aFileThatIsNotAModelFailsWithOneLineNamingIt() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(getpid()).onnx").path
+        try Data("not an onnx model".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try TextLineRecogniser(modelPath: path)
+            Issue.record("a text file loaded as a model")
+        } catch {
+            let message = "\(error)"
+            #expect(message.contains(path) && message.contains("install-text-line-model.sh"), "\(message)")
+            #expect(!message.contains("\n"), "\(message)")
+        }
+    }
+
+    @Test func aMissingModelFileFailsTheStageBeforeAnyFrame() {
+        do {
+            _ = try SpeedLimitSetup.make(
+                region: "eu", minimumConfidence: 0.7, expiry: .seconds(10), events: nil, subtitles: nil,
+                textLineModel: .file("/nonexistent/text-line.onnx"))
+            Issue.record("a stage was built with a missing model")
+        } catch {
+            #expect("\(error)".contains("/nonexistent/text-line.onnx") && "\(error)".contains("no such file"))
+        }
+    }
+
+    @Test func theOptionNamesTheModel() {
+        #expect(TextLineModel(option: nil) == .installed)
+        #expect(TextLineModel(option: "off") == .off)
+        #expect(TextLineModel(option: "/models/x.onnx") == .file("/models/x.onnx"))
+    }
+
+    /// The generated signs at their largest, read by a reader whose only variant cuts the digits off
+    /// (``DiscReaderTests/blindVariant``) and that does not read discs whole: only the text-line recogniser can
+    /// name them.
+    static func readWithBlindVariant(textLine: TextLineRecogniser?) throws -> (right: Int, wrong: Int, tried: Int) {
+        let set = try SignTestSet.shared.get()
+        let engine = try TesseractEngine()
+        var reader = DiscReader(variants: [DiscReaderTests.blindVariant])
+        reader.readsWholeDisc = false
+        var right = 0
+        var wrong = 0
+        var tried = 0
+        try set.forEachSignAtItsLargest { _, sign, frame, candidate in
+            let reading = reader.read(
+                planes: frame.planes, candidate: candidate, engine: engine, textLine: textLine, profile: .europe,
+                minimumConfidence: SpeedLimitConfiguration().minimumConfidence)
+            guard reader.attempts.first?.text == nil else { return }
+            tried += 1
+            if let reading { if reading.value == sign.value { right += 1 } else { wrong += 1 } }
+        }
+        return (right, wrong, tried)
+    }
+
+    @Test func discsThatTesseractCannotReadAreReadAsALineOfText() throws {
+        let withTextLine = try Self.readWithBlindVariant(textLine: Self.installedRecogniser())
+        print("text-line reads on the generated set: \(withTextLine)")
+        #expect(withTextLine.tried >= 25)
+        #expect(Double(withTextLine.right) >= 0.8 * Double(withTextLine.tried), "\(withTextLine)")
+        #expect(withTextLine.wrong == 0, "\(withTextLine)")
+        let without = try Self.readWithBlindVariant(textLine: nil)
+        #expect(without.right == 0 && without.wrong == 0, "\(without)")
+    }
+}
+
+/// When Tesseract and the classifier decide nothing, a text-line read stands only if it is sure, valid and
+/// uncontradicted.
+struct TextLineAgreementTests {
+    let agreement = RecogniserAgreement()
+
+    func decide(
+        _ text: String, _ confidence: Double, reads: [SpeedReading] = [], classifier: SpeedDiscClassifier.Verdict? = nil
+    ) -> Int? {
+        agreement.decide(
+            textLine: TextLineRecogniser.Read(text: text, leastConfidence: confidence), profile: .europe,
+            validReads: reads, classifier: classifier, minimumConfidence: 0.7)?.value
+    }
+
+    @Test func aSureValidReadStands() {
+        #expect(decide("80", 0.95) == 80)
+        #expect(decide("120", 0.99) == 120)
+    }
+
+    @Test func anUnsureInvalidOrPartlyUnknownReadDoesNot() {
+        #expect(decide("80", 0.85) == nil)
+        #expect(decide("45", 0.99) == nil)
+        #expect(decide("8?", 0.99) == nil)
+        #expect(decide("", 0) == nil)
+    }
+
+    @Test func aTesseractReadOrASureClassifierNamingAnotherValueSilencesIt() {
+        #expect(decide("80", 0.99, reads: [SpeedReading(value: 60, confidence: 0.6)]) == nil)
+        #expect(decide("80", 0.99, reads: [SpeedReading(value: 60, confidence: 0.3)]) == 80)
+        #expect(decide("80", 0.99, classifier: .init(value: 30, confidence: 0.8)) == nil)
+        #expect(decide("80", 0.99, classifier: .init(value: 30, confidence: 0.5)) == 80)
+        #expect(decide("80", 0.99, classifier: .init(value: nil, confidence: 1)) == 80)
+    }
+}
