@@ -121,17 +121,15 @@ struct TextLineRecogniserTests {
     }
 }
 
-/// When Tesseract and the classifier decide nothing, a text-line read stands only if it is sure, valid and
-/// uncontradicted.
+/// When Tesseract and the classifier decide nothing, a text-line read stands only if it is sure, valid and not
+/// contradicted by the standard crop's read.
 struct TextLineAgreementTests {
     let agreement = RecogniserAgreement()
 
-    func decide(
-        _ text: String, _ confidence: Double, reads: [SpeedReading] = [], classifier: SpeedDiscClassifier.Verdict? = nil
-    ) -> Int? {
+    func decide(_ text: String, _ confidence: Double, standardRead: SpeedReading? = nil) -> Int? {
         agreement.decide(
             textLine: TextLineRecogniser.Read(text: text, leastConfidence: confidence), profile: .europe,
-            validReads: reads, classifier: classifier, minimumConfidence: 0.7)?.value
+            standardRead: standardRead, minimumConfidence: 0.7)?.value
     }
 
     @Test func aSureValidReadStands() {
@@ -146,11 +144,9 @@ struct TextLineAgreementTests {
         #expect(decide("", 0) == nil)
     }
 
-    @Test func aTesseractReadOrASureClassifierNamingAnotherValueSilencesIt() {
-        #expect(decide("80", 0.99, reads: [SpeedReading(value: 60, confidence: 0.6)]) == nil)
-        #expect(decide("80", 0.99, reads: [SpeedReading(value: 60, confidence: 0.3)]) == 80)
-        #expect(decide("80", 0.99, classifier: .init(value: 30, confidence: 0.8)) == nil)
-        #expect(decide("80", 0.99, classifier: .init(value: 30, confidence: 0.5)) == 80)
-        #expect(decide("80", 0.99, classifier: .init(value: nil, confidence: 1)) == 80)
+    @Test func theStandardCropReadingAnotherValueSilencesIt() {
+        #expect(decide("80", 0.99, standardRead: SpeedReading(value: 60, confidence: 0.6)) == nil)
+        #expect(decide("80", 0.99, standardRead: SpeedReading(value: 60, confidence: 0.3)) == 80)
+        #expect(decide("80", 0.99, standardRead: SpeedReading(value: 80, confidence: 0.6)) == 80)
     }
 }

@@ -48,7 +48,7 @@ import Testing
             """
             source: { input: clip.mkv }
             stages:
-              speed_limits: { region: us, confidence: 0.8, expiry: 60, interval: 0.1 }
+              speed_limits: { region: us, confidence: 0.8, expiry: 60, interval: 0.1, text_line_model: "off" }
               annotations: { boxes: false, labels: true, speed_limit_badge: bottom-right, hud: off, spotlight: 0.4 }
               overlays:
                 - { clip: logo.webm, when: always, at: [10, 20], size: "64,64" }
@@ -59,6 +59,7 @@ import Testing
         #expect(limits.minimumConfidence == 0.8)
         #expect(limits.expiry == .seconds(60))
         #expect(limits.interval == .milliseconds(100))
+        #expect(limits.textLineModel == "off")
         let annotations = try #require(configuration.annotations)
         #expect(annotations.boxes == false && annotations.labels == true)
         #expect(annotations.speedLimitBadge == "bottom-right" && annotations.hud == "off" && annotations.spotlight == 0.4)

@@ -50,6 +50,42 @@ import Testing
         #expect(events.first?["value"] as? Int == 70)
     }
 
+    @Test func theReportNamesTheTextLineModelAndAMissingOneIsOneLine() async throws {
+        let folder = try makeTemporaryFolder()
+        let photo = try await Self.playableClip("still_70", width: 640, height: 272, in: folder, still: true)
+        let report = folder.appendingPathComponent("report.json")
+        let installed = try await runTool([
+            "run", "--input", photo.path, "--speed-limits", "eu", "--report", report.path, "--quiet",
+        ])
+        #expect(installed.status == 0, "stderr: \(installed.standardError)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        let details = (json["stage_details"] as? [String: Any])?["speed_limit"] as? [String: Any]
+        // scripts/setup.sh installs the model; the report says which file the reader ran with.
+        #expect(details?["text_line_model"] as? String == "/usr/local/share/streamlens/text-line-48x80.onnx"
+            || details?["text_line_model"] as? String == ProcessInfo.processInfo.environment["STREAMLENS_TEXT_LINE_MODEL"],
+            "\(String(describing: details))")
+        #expect(details?["text_line_reads"] is Int)
+
+        let missing = try await runTool([
+            "run", "--input", photo.path, "--speed-limits", "eu", "--text-line-model", "/nonexistent/model.onnx",
+            "--quiet",
+        ])
+        #expect(missing.status != 0)
+        let lines = missing.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(missing.standardError)")
+        #expect(missing.standardError.contains("/nonexistent/model.onnx") && missing.standardError.contains("no such file"))
+
+        let off = try await runTool([
+            "run", "--input", photo.path, "--speed-limits", "eu", "--text-line-model", "off", "--report", report.path,
+            "--quiet",
+        ])
+        #expect(off.status == 0, "stderr: \(off.standardError)")
+        let offJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        let offDetails = (offJSON["stage_details"] as? [String: Any])?["speed_limit"] as? [String: Any]
+        #expect(offDetails?["text_line_reads"] as? Int == 0)
+        #expect(offDetails?.keys.contains("text_line_model") == false || offDetails?["text_line_model"] is NSNull)
+    }
+
     @Test func aSignInAClipGivesAnEventSubtitlesAndABadge() async throws {
         let folder = try makeTemporaryFolder()
         // A 90 px "20" sign in shadow, visible from 0.16 s to 1.36 s.

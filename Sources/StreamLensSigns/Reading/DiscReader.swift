@@ -38,8 +38,10 @@ struct DiscReader {
     private var cropper = DigitCropper()
     private var reads: [SpeedReading] = []
     private var texts: [String] = []
-    /// Valid value of the standard variant (the first), if it read one.
+    /// Valid value of the standard variant (the first), if it read one at the minimum confidence.
     private var standardValue: Int?
+    /// The standard variant's valid read at any confidence.
+    private var standardReading: SpeedReading?
     /// Fingerprints of the OCR pictures already read for this candidate, with their attempt: two variants that cut
     /// out the same picture (nothing to join, the same threshold) cost one OCR call.
     private var readPictures: [(fingerprint: UInt64, attempt: Int)] = []
@@ -85,6 +87,7 @@ struct DiscReader {
         readPictures.removeAll(keepingCapacity: true)
         texts.removeAll(keepingCapacity: true)
         standardValue = nil
+        standardReading = nil
         lastOCRDuration = .zero
         lastOCRCalls = 0
         lastVerdict = nil
@@ -121,7 +124,10 @@ struct DiscReader {
             let reading = SpeedTextInterpreter.interpret(
                 text: text, confidence: confidence, layout: layout, profile: profile)
             keepEvidence(text: text, reading: reading)
-            if index == 0, let reading, reading.confidence >= minimumConfidence { standardValue = reading.value }
+            if index == 0, let reading {
+                standardReading = reading
+                if reading.confidence >= minimumConfidence { standardValue = reading.value }
+            }
             attempts.append(
                 Attempt(variant: variant, outcome: outcome, text: text, confidence: confidence, reading: reading))
         }
@@ -143,7 +149,7 @@ struct DiscReader {
         lastOCRDuration += clock.now() - started
         guard let lastTextLineRead else { return nil }
         return agreement.decide(
-            textLine: lastTextLineRead, profile: profile, validReads: reads, classifier: lastVerdict,
+            textLine: lastTextLineRead, profile: profile, standardRead: standardReading,
             minimumConfidence: minimumConfidence)
     }
 

@@ -10,7 +10,10 @@
 ///   same length starts with the same digit ("59" and "5O" back a 50; the second digit of soft signs is what
 ///   Tesseract gets wrong, the region's values end in 0).
 /// - When neither decides, the text-line recogniser's read stands if it is a valid value, every character at least
-///   ``textLineConfidence`` sure, and neither a valid Tesseract read nor a sure classifier names another value.
+///   ``textLineConfidence`` sure, and the standard crop's Tesseract read does not name another value. Fallback
+///   variants and the classifier do not contradict it: on the soft and smeared discs it is there for, they are the
+///   ones that go wrong (real second set: fallback reads of 10, 20 and a classifier sure of 110 and 50 on an "80"
+///   it read right five times, SIGNS.md round 8).
 struct RecogniserAgreement: Sendable, Equatable {
     /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
     var vetoConfidence: Double?
@@ -74,17 +77,17 @@ struct RecogniserAgreement: Sendable, Equatable {
         return SpeedReading(value: value, confidence: verdict.confidence)
     }
 
-    /// The text-line recogniser's value when Tesseract and the classifier decided nothing (see the type's notes).
+    /// The text-line recogniser's value when Tesseract and the classifier decided nothing (see the type's notes);
+    /// `standardRead`: the standard crop's valid Tesseract read, at any confidence.
     func decide(
-        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, validReads: [SpeedReading],
-        classifier verdict: SpeedDiscClassifier.Verdict?, minimumConfidence: Double
+        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
+        minimumConfidence: Double
     ) -> SpeedReading? {
         guard read.leastConfidence >= max(textLineConfidence, minimumConfidence),
             let reading = SpeedTextInterpreter.interpret(
-                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile),
-            !validReads.contains(where: { $0.value != reading.value && $0.confidence >= contradictionFloor })
+                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
         else { return nil }
-        if let verdict, let other = verdict.value, other != reading.value, verdict.confidence >= classifierConfidence {
+        if let standardRead, standardRead.value != reading.value, standardRead.confidence >= contradictionFloor {
             return nil
         }
         return reading
