@@ -46,6 +46,24 @@ struct TextLineRecogniserTests {
         #expect(!prepared)
     }
 
+    @Test func aFlatBandIsNotWorthAReadAndAnInkedOneIs() {
+        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
+        var band = TextLineBand()
+        // A plain white disc in its ring: nothing inside to read.
+        let blank = image.withPlanes { planes in
+            SyntheticSign.paint(planes, colour: SyntheticSign.white) { x, y in
+                hypot(x - DiscVariantTests.center, y - DiscVariantTests.center) <= DiscVariantTests.radius
+            }
+            return band.prepare(planes: planes, candidate: DiscVariantTests.candidate)
+        }
+        #expect(!blank && band.spread < TextLineBand.minimumSpread, "spread \(band.spread)")
+        let inked = image.withPlanes { planes in
+            DiscVariantTests.drawSign(planes, gap: 0)
+            return band.prepare(planes: planes, candidate: DiscVariantTests.candidate)
+        }
+        #expect(inked && band.spread > 150, "spread \(band.spread)")
+    }
+
     @Test func aBlankPictureReadsAsNothing() throws {
         let recogniser = try Self.installedRecogniser()
         let blank = [UInt8](repeating: 200, count: 74 * TextLineRecogniser.inputHeight)
