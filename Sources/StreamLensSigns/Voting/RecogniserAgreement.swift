@@ -25,6 +25,10 @@ struct RecogniserAgreement: Sendable, Equatable {
     var shapeContradiction: Double
     /// The least sure character of a text-line read must be at least this sure.
     var textLineConfidence: Double
+    /// A candidate's own minimum confidence applies to text-line reads up to this much: faint rings ask 0.95 of
+    /// Tesseract, whose reads of soft discs go wrong, while the text line's reads of the second real set were never
+    /// sure and wrong — and a 90 it read at 0.948 and 0.979 on two frames of a faint ring went unconfirmed.
+    static let faintTextLineCeiling = 0.9
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
@@ -83,7 +87,7 @@ struct RecogniserAgreement: Sendable, Equatable {
         textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
         minimumConfidence: Double
     ) -> SpeedReading? {
-        guard read.leastConfidence >= max(textLineConfidence, minimumConfidence),
+        guard read.leastConfidence >= max(textLineConfidence, min(minimumConfidence, Self.faintTextLineCeiling)),
             let reading = SpeedTextInterpreter.interpret(
                 text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
         else { return nil }
