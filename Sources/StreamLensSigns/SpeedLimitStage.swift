@@ -37,6 +37,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var engine: TesseractEngine?
     /// The text-line model's file, found by ``prepare()``; nil: the reader runs without it.
     public private(set) var textLineModelPath: String?
+    /// Why the installed text-line model could not be loaded, if it could not: the reader then runs without it.
+    public private(set) var textLineModelProblem: String?
     private var textLineModelResolved = false
     private var textLine: TextLineRecogniser?
     private var locator = RedRingLocator()
@@ -75,8 +77,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
 
     /// Finds Tesseract's language file and the text-line model now, so that a missing one fails the run before it
-    /// starts. The engines themselves start on the first candidate that needs reading: many clips have none.
-    /// Call it before the first frame or on the analysis thread.
+    /// starts. A model file named in the configuration is loaded now too, so that a broken one fails the run; the
+    /// installed one and the Tesseract engine start on the first candidate that needs reading (many clips have
+    /// none; the model costs about 20 MiB). Call it before the first frame or on the analysis thread.
     public func prepare() throws {
         if tessdataFolder == nil { tessdataFolder = try TesseractEngine.dataFolder(tessdataPath: configuration.tessdataPath) }
         if !textLineModelResolved {
@@ -87,19 +90,24 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                     throw SignsError.textLineModelUnusable(path: path, reason: "no such file")
                 }
                 textLineModelPath = path
+                textLine = try TextLineRecogniser(modelPath: path)
             case .off: textLineModelPath = nil
             }
             textLineModelResolved = true
         }
     }
 
-    /// The text-line recogniser, loaded on first use (on the analysis thread); nil without a model.
-    private func startedTextLine() throws -> TextLineRecogniser? {
+    /// The text-line recogniser, loaded on first use (on the analysis thread); nil without a model, or when the
+    /// installed one cannot be loaded (``textLineModelProblem`` says why; the reader goes on without it).
+    private func startedTextLine() -> TextLineRecogniser? {
         if let textLine { return textLine }
-        guard let textLineModelPath else { return nil }
-        let started = try TextLineRecogniser(modelPath: textLineModelPath)
-        textLine = started
-        return started
+        guard let textLineModelPath, textLineModelProblem == nil else { return nil }
+        do {
+            textLine = try TextLineRecogniser(modelPath: textLineModelPath)
+        } catch {
+            textLineModelProblem = "\(error)"
+        }
+        return textLine
     }
 
     /// The engine, started on first use (on the analysis thread, like every other use).
@@ -124,7 +132,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             if tracker.wantsRead(at: box) {
                 reading = reader.read(
                     planes: frame.planes, candidate: candidate, engine: try startedEngine(),
-                    textLine: try startedTextLine(), profile: configuration.profile,
+                    textLine: startedTextLine(), profile: configuration.profile,
                     minimumConfidence: candidate.isFaint
                         ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence, clock: clock)
                 if reader.lastOCRDuration > .zero {

@@ -11,8 +11,12 @@ struct DiscReaderTests {
     /// reaches OCR; frames where it still does are not counted.
     static let blindVariant = DiscVariant(innerRadiusShare: 0.2, binarisation: .otsu)
 
-    /// Reads the generated set's signs at their largest with a reader whose only variant is ``blindVariant``.
-    static func readWithBlindVariant(readsWholeDisc: Bool) throws -> (right: Int, wrong: Int, tried: Int) {
+    /// Reads the generated set's signs at their largest with a reader whose only variant is ``blindVariant``,
+    /// reading discs whole or not, with `textLine` or without: how many of those whose cut-out never reached OCR
+    /// were read right and wrong.
+    static func readWithBlindVariant(
+        readsWholeDisc: Bool, textLine: TextLineRecogniser? = nil
+    ) throws -> (right: Int, wrong: Int, tried: Int) {
         let set = try SignTestSet.shared.get()
         let engine = try TesseractEngine()
         var reader = DiscReader(variants: [blindVariant])
@@ -22,7 +26,7 @@ struct DiscReaderTests {
         var tried = 0
         try set.forEachSignAtItsLargest { _, sign, frame, candidate in
             let reading = reader.read(
-                planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
+                planes: frame.planes, candidate: candidate, engine: engine, textLine: textLine, profile: .europe,
                 minimumConfidence: SpeedLimitConfiguration().minimumConfidence)
             guard reader.attempts.first?.text == nil else { return }
             tried += 1

@@ -100,6 +100,20 @@ struct TextLineRecogniserTests {
         }
     }
 
+    @Test func aNamedFileThatIsNotAModelFailsTheStageBeforeAnyFrame() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(getpid()).onnx").path
+        try Data("not an onnx model".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try SpeedLimitSetup.make(
+                region: "eu", minimumConfidence: 0.7, expiry: .seconds(10), events: nil, subtitles: nil,
+                textLineModel: .file(path))
+            Issue.record("a stage was built with a broken model")
+        } catch {
+            #expect("\(error)".contains(path) && !"\(error)".contains("\n"), "\(error)")
+        }
+    }
+
     @Test func theOptionNamesTheModel() {
         #expect(TextLineModel(option: nil) == .installed)
         #expect(TextLineModel(option: "off") == .off)
@@ -107,34 +121,15 @@ struct TextLineRecogniserTests {
     }
 
     /// The generated signs at their largest, read by a reader whose only variant cuts the digits off
-    /// (``DiscReaderTests/blindVariant``) and that does not read discs whole: only the text-line recogniser can
-    /// name them.
-    static func readWithBlindVariant(textLine: TextLineRecogniser?) throws -> (right: Int, wrong: Int, tried: Int) {
-        let set = try SignTestSet.shared.get()
-        let engine = try TesseractEngine()
-        var reader = DiscReader(variants: [DiscReaderTests.blindVariant])
-        reader.readsWholeDisc = false
-        var right = 0
-        var wrong = 0
-        var tried = 0
-        try set.forEachSignAtItsLargest { _, sign, frame, candidate in
-            let reading = reader.read(
-                planes: frame.planes, candidate: candidate, engine: engine, textLine: textLine, profile: .europe,
-                minimumConfidence: SpeedLimitConfiguration().minimumConfidence)
-            guard reader.attempts.first?.text == nil else { return }
-            tried += 1
-            if let reading { if reading.value == sign.value { right += 1 } else { wrong += 1 } }
-        }
-        return (right, wrong, tried)
-    }
-
+    /// (``DiscReaderTests/blindVariant``) and that does not read discs whole: only the text line can name them.
     @Test func discsThatTesseractCannotReadAreReadAsALineOfText() throws {
-        let withTextLine = try Self.readWithBlindVariant(textLine: Self.installedRecogniser())
+        let withTextLine = try DiscReaderTests.readWithBlindVariant(
+            readsWholeDisc: false, textLine: Self.installedRecogniser())
         print("text-line reads on the generated set: \(withTextLine)")
         #expect(withTextLine.tried >= 25)
         #expect(Double(withTextLine.right) >= 0.8 * Double(withTextLine.tried), "\(withTextLine)")
         #expect(withTextLine.wrong == 0, "\(withTextLine)")
-        let without = try Self.readWithBlindVariant(textLine: nil)
+        let without = try DiscReaderTests.readWithBlindVariant(readsWholeDisc: false)
         #expect(without.right == 0 && without.wrong == 0, "\(without)")
     }
 }

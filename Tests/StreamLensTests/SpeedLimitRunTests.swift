@@ -36,9 +36,20 @@ import Testing
         }
     }
 
+    /// The test set's still photo of a 70 sign, as a PNG in `folder`.
+    static func stillPhoto(in folder: URL) async throws -> URL {
+        try await playableClip("still_70", width: 640, height: 272, in: folder, still: true)
+    }
+
+    /// The sign reader's section of a run report (`stage_details.speed_limit`).
+    static func speedLimitDetails(_ report: URL) throws -> [String: Any]? {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        return (json?["stage_details"] as? [String: Any])?["speed_limit"] as? [String: Any]
+    }
+
     @Test func aStillPhotoOfASignGivesOneEvent() async throws {
         let folder = try makeTemporaryFolder()
-        let photo = try await Self.playableClip("still_70", width: 640, height: 272, in: folder, still: true)
+        let photo = try await Self.stillPhoto(in: folder)
         let eventsFile = folder.appendingPathComponent("events.jsonl")
         let result = try await runTool([
             "run", "--input", photo.path, "--speed-limits", "eu", "--events", eventsFile.path, "--quiet",
@@ -52,36 +63,27 @@ import Testing
 
     @Test func theReportNamesTheTextLineModelAndAMissingOneIsOneLine() async throws {
         let folder = try makeTemporaryFolder()
-        let photo = try await Self.playableClip("still_70", width: 640, height: 272, in: folder, still: true)
+        let photo = try await Self.stillPhoto(in: folder)
         let report = folder.appendingPathComponent("report.json")
-        let installed = try await runTool([
-            "run", "--input", photo.path, "--speed-limits", "eu", "--report", report.path, "--quiet",
-        ])
+        let read = ["run", "--input", photo.path, "--speed-limits", "eu", "--quiet"]
+        let installed = try await runTool(read + ["--report", report.path])
         #expect(installed.status == 0, "stderr: \(installed.standardError)")
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
-        let details = (json["stage_details"] as? [String: Any])?["speed_limit"] as? [String: Any]
+        let details = try Self.speedLimitDetails(report)
         // scripts/setup.sh installs the model; the report says which file the reader ran with.
         #expect(details?["text_line_model"] as? String == "/usr/local/share/streamlens/text-line-48x80.onnx"
             || details?["text_line_model"] as? String == ProcessInfo.processInfo.environment["STREAMLENS_TEXT_LINE_MODEL"],
             "\(String(describing: details))")
         #expect(details?["text_line_reads"] is Int)
 
-        let missing = try await runTool([
-            "run", "--input", photo.path, "--speed-limits", "eu", "--text-line-model", "/nonexistent/model.onnx",
-            "--quiet",
-        ])
+        let missing = try await runTool(read + ["--text-line-model", "/nonexistent/model.onnx"])
         #expect(missing.status != 0)
         let lines = missing.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(missing.standardError)")
         #expect(missing.standardError.contains("/nonexistent/model.onnx") && missing.standardError.contains("no such file"))
 
-        let off = try await runTool([
-            "run", "--input", photo.path, "--speed-limits", "eu", "--text-line-model", "off", "--report", report.path,
-            "--quiet",
-        ])
+        let off = try await runTool(read + ["--text-line-model", "off", "--report", report.path])
         #expect(off.status == 0, "stderr: \(off.standardError)")
-        let offJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
-        let offDetails = (offJSON["stage_details"] as? [String: Any])?["speed_limit"] as? [String: Any]
+        let offDetails = try Self.speedLimitDetails(report)
         #expect(offDetails?["text_line_reads"] as? Int == 0)
         #expect(offDetails?.keys.contains("text_line_model") == false || offDetails?["text_line_model"] is NSNull)
     }

@@ -49,11 +49,14 @@ struct SpeedLimitDetails: Encodable {
     /// The text-line recogniser's model file; nil: the reader ran without it (not installed, or off).
     let textLineModel: String?
     let textLineReads: Int
+    /// Why the installed model could not be loaded (the reader ran without it), if it could not.
+    let textLineProblem: String?
 
     init(_ stage: SpeedLimitStage) {
         let timings = stage.ocrTimings.samples()
         textLineModel = stage.textLineModelPath
         textLineReads = stage.ocrTimings.textLineReads
+        textLineProblem = stage.textLineModelProblem
         ocrCalls = timings.count
         ocrMedianMilliseconds = Self.percentile(timings, 0.5)
         ocrP95Milliseconds = Self.percentile(timings, 0.95)
@@ -67,7 +70,7 @@ struct SpeedLimitDetails: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case ocrCalls = "ocr_calls", ocrMedianMilliseconds = "ocr_median_ms", ocrP95Milliseconds = "ocr_p95_ms"
-        case textLineModel = "text_line_model", textLineReads = "text_line_reads"
+        case textLineModel = "text_line_model", textLineReads = "text_line_reads", textLineProblem = "text_line_problem"
     }
 }
 
