@@ -48,4 +48,27 @@ slcv_status guarded(char *error, size_t capacity, slcv_status opencvStatus, cons
     }
 }
 
+/// Builds a handle for a C entry point: a new `Handle` set up by `setUp(handle)` under ``guarded`` (failures are
+/// `failureStatus`); on success `*out` owns it, on failure it is freed and `*out` is null.
+template <typename Handle, typename SetUp>
+slcv_status makeHandle(
+    Handle **out, char *error, size_t capacity, slcv_status failureStatus, const char *context, SetUp setUp) {
+    if (out == nullptr) {
+        writeError(error, capacity, std::string(context) + ": null output pointer");
+        return SLCV_INVALID_ARGUMENT;
+    }
+    *out = nullptr;
+    Handle *made = nullptr;
+    slcv_status status = guarded(error, capacity, failureStatus, context, [&] {
+        made = new Handle();
+        setUp(*made);
+    });
+    if (status != SLCV_OK) {
+        delete made;
+        return status;
+    }
+    *out = made;
+    return SLCV_OK;
+}
+
 }  // namespace slcv

@@ -34,30 +34,19 @@ using slcv::writeError;
 extern "C" {
 
 slcv_status slcv_disc_classifier_create(slcv_disc_classifier **classifier, char *error, size_t error_capacity) {
-    if (classifier == nullptr) {
-        writeError(error, error_capacity, "disc classifier: null output pointer");
-        return SLCV_INVALID_ARGUMENT;
-    }
-    *classifier = nullptr;
-    slcv_disc_classifier *made = nullptr;
-    slcv_status status = guarded(error, error_capacity, SLCV_LOAD_FAILED, "disc classifier", [&] {
-        made = new slcv_disc_classifier();
-        cv::FileStorage storage(kSpeedDiscModel, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-        made->network = cv::ml::ANN_MLP::create();
-        made->network->read(storage.root());
-        cv::Mat layers = made->network->getLayerSizes();
-        if (layers.total() < 2 || layers.at<int>(static_cast<int>(layers.total()) - 1) != SLCV_SPEED_DISC_CLASS_COUNT ||
-            layers.at<int>(0) != static_cast<int>(made->hog.getDescriptorSize())) {
-            throw slcv::BridgeError(
-                SLCV_LOAD_FAILED, "disc classifier: the compiled-in model does not match its features");
-        }
-    });
-    if (status != SLCV_OK) {
-        delete made;
-        return status;
-    }
-    *classifier = made;
-    return SLCV_OK;
+    return slcv::makeHandle(
+        classifier, error, error_capacity, SLCV_LOAD_FAILED, "disc classifier", [](slcv_disc_classifier &made) {
+            cv::FileStorage storage(kSpeedDiscModel, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+            made.network = cv::ml::ANN_MLP::create();
+            made.network->read(storage.root());
+            cv::Mat layers = made.network->getLayerSizes();
+            if (layers.total() < 2 ||
+                layers.at<int>(static_cast<int>(layers.total()) - 1) != SLCV_SPEED_DISC_CLASS_COUNT ||
+                layers.at<int>(0) != static_cast<int>(made.hog.getDescriptorSize())) {
+                throw slcv::BridgeError(
+                    SLCV_LOAD_FAILED, "disc classifier: the compiled-in model does not match its features");
+            }
+        });
 }
 
 slcv_status slcv_disc_classifier_classify(

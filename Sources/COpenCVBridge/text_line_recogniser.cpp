@@ -73,36 +73,30 @@ extern "C" {
 slcv_status slcv_text_line_recogniser_create(
     const char *model_path, int32_t input_width, slcv_text_line_recogniser **recogniser, char *error,
     size_t error_capacity) {
-    if (recogniser == nullptr || model_path == nullptr || input_width < 16) {
+    if (model_path == nullptr || input_width < 16) {
         writeError(error, error_capacity, "text-line recogniser: invalid argument");
         return SLCV_INVALID_ARGUMENT;
     }
-    *recogniser = nullptr;
-    slcv_text_line_recogniser *made = nullptr;
-    slcv_status status = guarded(error, error_capacity, SLCV_LOAD_FAILED, "text-line recogniser", [&] {
-        made = new slcv_text_line_recogniser();
-        made->net = cv::dnn::readNetFromONNX(model_path);
-        made->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-        made->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-        made->inputWidth = input_width;
-        const int shape[] = {1, 3, SLCV_TEXT_LINE_INPUT_HEIGHT, input_width};
-        made->blob.create(4, shape, CV_32F);
-        made->blob.setTo(0);
-        made->net.setInput(made->blob);
-        made->output = made->net.forward();
-        if (made->output.dims != 3 || made->output.size[0] != 1 ||
-            made->output.size[2] <= kFirstDigitClass + kDigitCount) {
-            throw slcv::BridgeError(
-                SLCV_LOAD_FAILED, std::string("text-line recogniser: ") + model_path +
-                                      " is not a text-line model (expected 1 × steps × classes out)");
-        }
-    });
-    if (status != SLCV_OK) {
-        delete made;
-        return status;
-    }
-    *recogniser = made;
-    return SLCV_OK;
+    return slcv::makeHandle(
+        recogniser, error, error_capacity, SLCV_LOAD_FAILED, "text-line recogniser",
+        [&](slcv_text_line_recogniser &made) {
+            made.net = cv::dnn::readNetFromONNX(model_path);
+            made.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            made.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+            made.inputWidth = input_width;
+            const int shape[] = {1, 3, SLCV_TEXT_LINE_INPUT_HEIGHT, input_width};
+            made.blob.create(4, shape, CV_32F);
+            made.blob.setTo(0);
+            // One read of a blank picture: a file that is not such a model fails here, not on the first sign.
+            made.net.setInput(made.blob);
+            made.output = made.net.forward();
+            if (made.output.dims != 3 || made.output.size[0] != 1 ||
+                made.output.size[2] <= kFirstDigitClass + kDigitCount) {
+                throw slcv::BridgeError(
+                    SLCV_LOAD_FAILED, std::string("text-line recogniser: ") + model_path +
+                                          " is not a text-line model (expected 1 × steps × classes out)");
+            }
+        });
 }
 
 slcv_status slcv_text_line_recogniser_read(
