@@ -70,7 +70,7 @@ gst_streamlens_detect_class_init (GstStreamLensDetectClass *klass)
 STREAMLENS_DEFINE_FILTER (GstStreamLensSigns, gst_streamlens_signs, STREAMLENS_ELEMENT_SIGNS)
 
 enum { SIGNS_PROP_0, SIGNS_PROP_REGION, SIGNS_PROP_CONFIDENCE, SIGNS_PROP_INTERVAL, SIGNS_PROP_SYNC_ANALYSIS,
-       SIGNS_PROP_EXPIRY };
+       SIGNS_PROP_EXPIRY, SIGNS_PROP_TEXT_LINE_MODEL };
 
 static void
 gst_streamlens_signs_class_init (GstStreamLensSignsClass *klass)
@@ -91,6 +91,9 @@ gst_streamlens_signs_class_init (GstStreamLensSignsClass *klass)
       "read); false never blocks the streaming thread (live sources)", FALSE);
   streamlens_install_double (object_class, SIGNS_PROP_EXPIRY, "expiry", "Limit expiry",
       "Seconds the current limit stays valid after its sign was last seen", 1.0, 86400.0, 180.0);
+  streamlens_install_string (object_class, SIGNS_PROP_TEXT_LINE_MODEL, "text-line-model", "Text-line model",
+      "The reader's text-line recogniser: a model file, off, or empty for the one scripts/install-text-line-model.sh "
+      "installed", "");
 
   gst_element_class_set_static_metadata (element_class, "StreamLens speed-limit signs", "Filter/Analyzer/Video",
       "Reads speed-limit signs (red rings, Tesseract OCR, votes across frames) on its own thread; posts one "

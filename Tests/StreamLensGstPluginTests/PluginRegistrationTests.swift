@@ -14,6 +14,7 @@ import Testing
         ("streamlenssigns", [
             ("region", #"Default: "eu""#), ("confidence", "Default:             0.7"),
             ("interval", "Default:            0.08"), ("sync-analysis", "Default: false"), ("expiry", "Default:             180"),
+            ("text-line-model", #"Default: """#),
         ]),
         ("streamlensannotate", [
             ("boxes", "Default: true"), ("labels", "Default: true"), ("badge", #"Default: "top-right""#),

@@ -14,6 +14,9 @@ import Testing
         ("streamlensdetect detector=cascade:nosuch", ["no cascade named 'nosuch'", "frontalface"]),
         // Unknown sign region.
         ("streamlenssigns region=fr", ["property 'region'", "'fr'", "eu or us"]),
+        // A text-line model file that does not exist: the path and what to do.
+        ("streamlenssigns text-line-model=/nonexistent/text-line.onnx",
+         ["'/nonexistent/text-line.onnx'", "no such file", "install-text-line-model.sh"]),
         // A badge corner that is not a corner.
         ("streamlensannotate badge=middle", ["property 'badge'", "'middle'", "top-left", "off"]),
         ("streamlensannotate hud=centre", ["property 'hud'", "'centre'", "bottom-right"]),

@@ -36,9 +36,10 @@ final class SignsElement: AnalysisElement, @unchecked Sendable {
         do {
             stage = try SpeedLimitSetup.make(
                 region: string("region") ?? "", minimumConfidence: double("confidence"), expiry: seconds("expiry"),
-                events: events, subtitles: nil)
+                events: events, subtitles: nil, textLineModel: TextLineModel(option: string("text-line-model")))
         } catch {
-            // A region that does not exist is a wrong setting; anything else is Tesseract's missing language data.
+            // A region that does not exist is a wrong setting; anything else is a missing file (Tesseract's language
+            // data, the text-line model).
             let problem: ElementHandle.Problem = if case .unknownRegion = error { .settings } else { .notFound }
             throw ElementSetupError(problem, "\(error)")
         }
