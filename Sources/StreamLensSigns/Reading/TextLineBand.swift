@@ -26,7 +26,7 @@ struct TextLineBand {
     private(set) var width = 0
     /// 95th − 5th luma percentile of the last prepared band.
     private(set) var spread = 0
-    private var histogram = [Int](repeating: 0, count: 256)
+    private var histogram = LumaHistogram()
 
     /// Resamples `candidate`'s band from the luma plane; false when the band reaches out of the frame or is too flat
     /// to hold digits (``minimumSpread``).
@@ -37,7 +37,9 @@ struct TextLineBand {
             candidate.centerX + halfWidth <= Double(planes.width), candidate.centerY + halfHeight <= Double(planes.height)
         else { return false }
         let height = TextLineRecogniser.inputHeight
-        let aspect = (halfWidth / candidate.innerRadiusX) / (halfHeight / candidate.innerRadiusY)
+        // The band's shape on a round disc (an ellipse's two radii scale the two directions apart, so one seen at an
+        // angle comes out round): 48 rows, 74 columns.
+        let aspect = Self.halfWidthShare / Self.halfHeightShare
         width = min(TextLineRecogniser.inputWidth, Int((Double(height) * aspect).rounded()))
         let left = candidate.centerX - halfWidth
         let top = candidate.centerY - halfHeight
@@ -51,30 +53,17 @@ struct TextLineBand {
                 pixels[row * width + column] = UInt8(planes.y.bilinear(x: sourceX, y: sourceY).rounded())
             }
         }
-        let (dark, bright) = percentiles(count: width * height)
-        spread = bright - dark
+        let count = width * height
+        histogram.removeAll()
+        for index in 0..<count { histogram.add(pixels[index]) }
+        let dark = histogram.percentile(total: count, share: 0.05)
+        spread = histogram.percentile(total: count, share: 0.95) - dark
         guard spread >= Self.minimumSpread else { return false }
         // Stretched so the 5th percentile is black and the 95th white: a dim or backlit disc reads like a lit one.
         let scale = 255 / Double(spread)
-        for index in 0..<(width * height) {
+        for index in 0..<count {
             pixels[index] = UInt8(max(0, min(255, (Double(Int(pixels[index]) - dark) * scale).rounded())))
         }
         return true
-    }
-
-    /// 5th and 95th percentile of the first `count` pixels.
-    private mutating func percentiles(count: Int) -> (dark: Int, bright: Int) {
-        for level in histogram.indices { histogram[level] = 0 }
-        for index in 0..<count { histogram[Int(pixels[index])] += 1 }
-        func percentile(_ share: Double) -> Int {
-            let rank = Int(share * Double(count - 1))
-            var seen = 0
-            for level in histogram.indices {
-                seen += histogram[level]
-                if seen > rank { return level }
-            }
-            return 255
-        }
-        return (percentile(0.05), percentile(0.95))
     }
 }
