@@ -36,10 +36,19 @@ struct DiscVariantTests {
         }
     }
 
+    /// `body` on a fresh 200 × 200 grey I420 picture, where ``candidate`` fits.
+    static func onGreyPicture<Result>(_ body: (YUVPlanes) -> Result) -> Result {
+        OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey).withPlanes(body)
+    }
+
+    /// A plain disc of `colour` where the sign is, ring and all.
+    static func paintPlainDisc(_ planes: YUVPlanes, colour: (y: UInt8, u: UInt8, v: UInt8)) {
+        SyntheticSign.paint(planes, colour: colour) { x, y in hypot(x - center, y - center) <= radius }
+    }
+
     static func prepare(gap: Double, variant: DiscVariant) -> CropOutcome {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var cropper = DigitCropper()
-        return image.withPlanes { planes in
+        return onGreyPicture { planes in
             drawSign(planes, gap: gap)
             return cropper.prepare(planes: planes, candidate: candidate, variant: variant)
         }
@@ -71,9 +80,8 @@ struct DiscVariantTests {
     static func cropperOnTheSign(
         _ prepare: (inout DigitCropper, YUVPlanes, RingCandidate) -> Bool
     ) -> (cropper: DigitCropper, prepared: Bool) {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var cropper = DigitCropper()
-        let prepared = image.withPlanes { planes in
+        let prepared = onGreyPicture { planes in
             drawSign(planes, gap: 0)
             return prepare(&cropper, planes, candidate)
         }
@@ -94,12 +102,9 @@ struct DiscVariantTests {
     }
 
     @Test func aDiscAsRedAsItsRingIsRejectedAsMostlyRedNotAsLowContrast() {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var cropper = DigitCropper()
-        let outcome = image.withPlanes { planes in
-            SyntheticSign.paint(planes, colour: SyntheticSign.red) { x, y in
-                hypot(x - Self.center, y - Self.center) <= Self.radius
-            }
+        let outcome = Self.onGreyPicture { planes in
+            Self.paintPlainDisc(planes, colour: SyntheticSign.red)
             return cropper.prepare(planes: planes, candidate: Self.candidate, variant: .standard)
         }
         #expect(outcome == .rejected(.mostlyRed))

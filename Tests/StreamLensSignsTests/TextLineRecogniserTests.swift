@@ -16,9 +16,8 @@ struct TextLineRecogniserTests {
     }
 
     @Test func theBandIsTheDiscsMiddleScaledToTheNetworksHeight() {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var band = TextLineBand()
-        let prepared = image.withPlanes { planes in
+        let prepared = DiscVariantTests.onGreyPicture { planes in
             DiscVariantTests.drawSign(planes, gap: 0)
             return band.prepare(planes: planes, candidate: DiscVariantTests.candidate)
         }
@@ -38,26 +37,22 @@ struct TextLineRecogniserTests {
     }
 
     @Test func aBandThatLeavesTheFrameIsNotPrepared() {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var band = TextLineBand()
         var atTheEdge = DiscVariantTests.candidate
         atTheEdge.centerX = 10
-        let prepared = image.withPlanes { band.prepare(planes: $0, candidate: atTheEdge) }
+        let prepared = DiscVariantTests.onGreyPicture { band.prepare(planes: $0, candidate: atTheEdge) }
         #expect(!prepared)
     }
 
     @Test func aFlatBandIsNotWorthAReadAndAnInkedOneIs() {
-        let image = OwnedYUVImage(layout: .i420, width: 200, height: 200, fill: SyntheticSign.grey)
         var band = TextLineBand()
-        // A plain white disc in its ring: nothing inside to read.
-        let blank = image.withPlanes { planes in
-            SyntheticSign.paint(planes, colour: SyntheticSign.white) { x, y in
-                hypot(x - DiscVariantTests.center, y - DiscVariantTests.center) <= DiscVariantTests.radius
-            }
+        // A plain white disc: nothing inside to read.
+        let blank = DiscVariantTests.onGreyPicture { planes in
+            DiscVariantTests.paintPlainDisc(planes, colour: SyntheticSign.white)
             return band.prepare(planes: planes, candidate: DiscVariantTests.candidate)
         }
         #expect(!blank && band.spread < TextLineBand.minimumSpread, "spread \(band.spread)")
-        let inked = image.withPlanes { planes in
+        let inked = DiscVariantTests.onGreyPicture { planes in
             DiscVariantTests.drawSign(planes, gap: 0)
             return band.prepare(planes: planes, candidate: DiscVariantTests.candidate)
         }
