@@ -138,7 +138,8 @@ struct DigitCropper {
     mutating func prepareClassifierImage(planes: YUVPlanes, candidate: RingCandidate) -> Bool {
         guard let levels = flattenedStandardDisc(planes: planes, candidate: candidate) else { return false }
         for index in 0..<(Self.canvasSize * Self.canvasSize) {
-            classifierImage[index] = usable[index] ? stretched(luma[index], levels) : 255
+            classifierImage[index] =
+                usable[index] ? LumaHistogram.stretched(luma[index], dark: levels.dark, bright: levels.bright) : 255
         }
         return true
     }
@@ -164,7 +165,8 @@ struct DigitCropper {
             for (outX, sourceX) in columns.enumerated() {
                 let index = sourceY * size + sourceX
                 guard usable[index] else { continue }
-                ocrImage[(margin + outY) * ocrWidth + margin + outX] = stretched(luma[index], levels)
+                ocrImage[(margin + outY) * ocrWidth + margin + outX] =
+                    LumaHistogram.stretched(luma[index], dark: levels.dark, bright: levels.bright)
             }
         }
         return true
@@ -184,12 +186,6 @@ struct DigitCropper {
         return (
             histogram.percentile(total: usableCount, share: 0.03), histogram.percentile(total: usableCount, share: 0.97)
         )
-    }
-
-    /// `value` stretched so that `levels.dark` is black and `levels.bright` white.
-    private func stretched(_ value: UInt8, _ levels: (dark: Int, bright: Int)) -> UInt8 {
-        let span = Double(max(1, levels.bright - levels.dark))
-        return UInt8(max(0, min(255, (Double(value) - Double(levels.dark)) * 255 / span)).rounded())
     }
 
     /// Smallest 3rd…97th percentile spread (after flattening) of a disc read whole: below it there is nothing to read.

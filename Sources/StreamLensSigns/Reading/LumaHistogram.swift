@@ -22,6 +22,12 @@ struct LumaHistogram {
         return 255
     }
 
+    /// `value` stretched so that `dark` is black and `bright` white (clamped).
+    static func stretched(_ value: UInt8, dark: Int, bright: Int) -> UInt8 {
+        let span = Double(max(1, bright - dark))
+        return UInt8(max(0, min(255, (Double(value) - Double(dark)) * 255 / span)).rounded())
+    }
+
     /// Otsu's threshold over `low...high`: the level that best separates ink from paper (maximal between-class
     /// variance). Pixels at or below it are ink.
     func otsuThreshold(from low: Int, to high: Int) -> Int {

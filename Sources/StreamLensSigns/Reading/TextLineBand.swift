@@ -57,13 +57,11 @@ struct TextLineBand {
         histogram.removeAll()
         for index in 0..<count { histogram.add(pixels[index]) }
         let dark = histogram.percentile(total: count, share: 0.05)
-        spread = histogram.percentile(total: count, share: 0.95) - dark
+        let bright = histogram.percentile(total: count, share: 0.95)
+        spread = bright - dark
         guard spread >= Self.minimumSpread else { return false }
         // Stretched so the 5th percentile is black and the 95th white: a dim or backlit disc reads like a lit one.
-        let scale = 255 / Double(spread)
-        for index in 0..<count {
-            pixels[index] = UInt8(max(0, min(255, (Double(Int(pixels[index]) - dark) * scale).rounded())))
-        }
+        for index in 0..<count { pixels[index] = LumaHistogram.stretched(pixels[index], dark: dark, bright: bright) }
         return true
     }
 }
