@@ -135,17 +135,17 @@ struct TextLineAgreementTests {
     let agreement = RecogniserAgreement()
 
     func decide(
-        _ text: String, _ confidence: Double, standardRead: SpeedReading? = nil, minimumConfidence: Double = 0.7
+        _ text: String, _ confidence: Double, standardRead: SpeedReading? = nil
     ) -> Int? {
         agreement.decide(
             textLine: TextLineRecogniser.Read(text: text, leastConfidence: confidence), profile: .europe,
-            standardRead: standardRead, minimumConfidence: minimumConfidence)?.value
+            standardRead: standardRead)?.value
     }
 
-    @Test func aFaintRingsHigherMinimumDoesNotRaiseTheTextLinesThreshold() {
-        // Faint rings ask 0.95 of Tesseract; the text line's own 0.9 still applies, and no less.
-        #expect(decide("90", 0.93, minimumConfidence: 0.95) == 90)
-        #expect(decide("90", 0.85, minimumConfidence: 0.95) == nil)
+    @Test func theTextLinesOwnThresholdDecidesWhateverTheCandidatesMinimum() {
+        // Faint rings ask 0.95 of Tesseract; a text-line read needs its own 0.9 (the decision takes no minimum).
+        #expect(decide("90", 0.93) == 90)
+        #expect(decide("90", 0.85) == nil)
     }
 
     @Test func aSureValidReadStands() {

@@ -149,8 +149,7 @@ struct DiscReader {
         lastOCRDuration += clock.now() - started
         guard let lastTextLineRead else { return nil }
         return agreement.decide(
-            textLine: lastTextLineRead, profile: profile, standardRead: standardReading,
-            minimumConfidence: minimumConfidence)
+            textLine: lastTextLineRead, profile: profile, standardRead: standardReading)
     }
 
     /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).

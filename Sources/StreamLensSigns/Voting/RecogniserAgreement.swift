@@ -23,12 +23,11 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// A read whose last "0" comes from the glyph's shape (``ZeroShape``: Tesseract read another digit there) is
     /// silenced by a classifier this sure of another value.
     var shapeContradiction: Double
-    /// The least sure character of a text-line read must be at least this sure.
+    /// The least sure character of a text-line read must be at least this sure, whatever the candidate's own
+    /// minimum: faint rings ask 0.95 of Tesseract, whose reads of soft discs go wrong, while the text line's reads of
+    /// the second real set were never sure and wrong — and a 90 it read at 0.948 and 0.979 on two frames of a faint
+    /// ring went unconfirmed.
     var textLineConfidence: Double
-    /// A candidate's own minimum confidence applies to text-line reads up to this much: faint rings ask 0.95 of
-    /// Tesseract, whose reads of soft discs go wrong, while the text line's reads of the second real set were never
-    /// sure and wrong — and a 90 it read at 0.948 and 0.979 on two frames of a faint ring went unconfirmed.
-    static let faintTextLineCeiling = 0.9
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
@@ -84,10 +83,9 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// The text-line recogniser's value when Tesseract and the classifier decided nothing (see the type's notes);
     /// `standardRead`: the standard crop's valid Tesseract read, at any confidence.
     func decide(
-        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
-        minimumConfidence: Double
+        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?
     ) -> SpeedReading? {
-        guard read.leastConfidence >= max(textLineConfidence, min(minimumConfidence, Self.faintTextLineCeiling)),
+        guard read.leastConfidence >= textLineConfidence,
             let reading = SpeedTextInterpreter.interpret(
                 text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
         else { return nil }
