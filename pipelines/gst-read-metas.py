@@ -17,6 +17,7 @@ system /usr/bin/python3, which sees them.
 import json
 import os
 import sys
+import threading
 
 import gi
 
@@ -32,8 +33,16 @@ DEFAULT_PIPELINE = (
 )
 
 
+# Buffer lines come from a streaming thread and message lines from the main loop; print writes the text and the
+# newline separately, so without the lock two records could share a line and one of them would be lost.
+OUTPUT_LOCK = threading.Lock()
+
+
 def emit(record):
-    print(json.dumps(record), flush=True)
+    line = json.dumps(record) + "\n"
+    with OUTPUT_LOCK:
+        sys.stdout.write(line)
+        sys.stdout.flush()
 
 
 def plain(value):

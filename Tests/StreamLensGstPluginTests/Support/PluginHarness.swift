@@ -117,7 +117,11 @@ extension PluginHarness {
         let outcome = try await run(python, [script, description])
         var recording = MetaRecording(outcome: outcome)
         for line in outcome.standardOutput.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                // Every line is one JSON record; one that is not means a record was lost.
+                Issue.record("gst-read-metas.py wrote a line that is not one JSON record: \(line)")
+                continue
+            }
             if let regions = object["regions"] as? [[String: Any]] {
                 recording.buffers.append(BufferRecord(pts: object["pts"] as? Double, regions: regions))
             } else if object["message"] != nil {
