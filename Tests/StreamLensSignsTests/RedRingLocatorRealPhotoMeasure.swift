@@ -42,6 +42,8 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("EDGE_REDNESS") { locator.insideCheck.minimumEdgeRedness = value }
         if let value = setting("EDGE_SHARE") { locator.insideCheck.minimumEdgeShare = value }
         if let value = setting("INSIDE_DIRECTIONS") { locator.insideCheck.minimumDirectionShare = value }
+        if let value = setting("NUDGE") { locator.seededCircleNudge = value }
+        if let value = setting("NUDGE_DIRECTIONS") { locator.nudgedCheck.minimumDirectionShare = value }
         if let value = setting("SEARCH_INTERVAL") { locator.contrastSearchInterval = Int(value) }
     }
 
@@ -60,6 +62,7 @@ struct RedRingLocatorRealPhotoMeasure {
         var framesWithoutSign = 0
         var faintWithoutSign = 0
         var busiestFrame = 0
+        var candidatesByKind: [String: Int] = [:]
         var elapsed = Duration.zero
         var timedFrames = 0
         let clock = ContinuousClock()
@@ -80,6 +83,7 @@ struct RedRingLocatorRealPhotoMeasure {
                         candidatesWithoutSign += locator.candidates.count
                         faintWithoutSign += locator.candidates.filter(\.isFaint).count
                         busiestFrame = max(busiestFrame, locator.candidates.count)
+                        candidatesByKind[clip.kind, default: 0] += locator.candidates.count
                         seedsWithoutSign += locator.contrastSearch.seeds.count
                     }
                     return
@@ -149,6 +153,7 @@ struct RedRingLocatorRealPhotoMeasure {
         print("contrast seeds: near \(seededSigns) sign frames, \(seedsWithoutSign) in frames without a sign")
         print(
             "without a speed sign: \(candidatesWithoutSign) candidates (\(faintWithoutSign) faint) in \(framesWithoutSign) frames, at most \(busiestFrame) in one")
+        print("candidates without a speed sign by clip kind: \(candidatesByKind.sorted { $0.key < $1.key })")
         let perFrame = timedFrames > 0 ? elapsed / timedFrames : .zero
         print("locator per 1080p frame: \(perFrame) over \(timedFrames) frames (this build)")
         if ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_LIST_MISSED"] == "1" {

@@ -181,6 +181,24 @@ struct RingContrastSearchTests {
         #expect(abs(ring.radiusX - radius) <= 0.08 * radius, "\(ring)")
     }
 
+    @Test func aSeededCircleTwoPixelsOffAThinRingIsNudgedOntoIt() {
+        // Issue 9, round 9: on dark, soft real rings OpenCV's Hough centre is often 1–2 px off. The inside check's
+        // bands are a fifth of the radius wide, so off by two on a 24 px ring one side samples the disc, not the ring.
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
+        image.withPlanes { planes in
+            Self.drawSign(planes, radius: 24, ring: Self.castRing, inside: Self.castInside)
+            var locator = RedRingLocator()
+            let off = CircleFinder.Circle(x: 152, y: 112, radius: 24)
+            #expect(locator.insideCheck.ring(around: off, in: planes) == nil)
+            // The first nudge that passes: (150, 112), one of the two 2 px moves towards the true centre.
+            let ring = locator.nudgedRing(around: off, planes: planes)
+            #expect(ring.map { hypot($0.centerX - 150, $0.centerY - 110) <= 2 && abs($0.radiusX - 24) <= 0.15 * 24 }
+                == true, "\(String(describing: ring))")
+            locator.seededCircleNudge = 0
+            #expect(locator.nudgedRing(around: off, planes: planes) == nil)
+        }
+    }
+
     @Test func aBluishWindowInADarkRedBodyIsNotARing() {
         // A car's rear window: a bluish pane in a dark red body that goes on past any ring width. Seeded (it is
         // redder and darker than the pane), but no ring: the band never meets a scene.
