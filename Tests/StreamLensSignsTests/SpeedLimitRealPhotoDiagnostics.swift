@@ -7,7 +7,8 @@ import Testing
 /// Where the reader loses real signs, step by step (located? cropped? read?), on the real-photo set's `dev` split.
 /// A development aid: runs only with `STREAMLENS_SIGN_DIAGNOSE=1` and asserts nothing about recall.
 /// `STREAMLENS_SIGN_DIAGNOSE=stage` reads each candidate as the stage does (early stop, at most 3 OCR calls) and adds
-/// Tesseract calls and OCR time per candidate.
+/// Tesseract calls and OCR time per candidate; each sighting's decision is shown as `=value`.
+/// `STREAMLENS_SIGN_CLIP=<part of a clip name>` runs only those clips.
 struct SpeedLimitRealPhotoDiagnostics {
     static let mode = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"]
     static let enabled = (mode == "1" || mode == "stage") && SpeedLimitRealPhotoTests.isPresent
@@ -22,7 +23,8 @@ struct SpeedLimitRealPhotoDiagnostics {
         var totals: [String: Int] = [:]
         var ocrCalls: [Int] = []
         var ocrDurations: [Duration] = []
-        for clip in set.clips where clip.kind == "sign" {
+        let only = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_CLIP"]
+        for clip in set.clips where clip.kind == "sign" && (only.map { clip.name.contains($0) } ?? true) {
             guard let sign = clip.signs.first else { continue }
             var locator = RedRingLocator()
             // Every variant is tried (no early stop) so the figures show what each one adds.
@@ -37,8 +39,9 @@ struct SpeedLimitRealPhotoDiagnostics {
             let configuration = SpeedLimitConfiguration()
             var steps: [String] = []
             try set.forEachFrame(of: clip) { frame in
-                guard let truth = sign.box(atFrame: frame.frameIndex) else { return }
+                // Every frame, as in the stage: the contrast search alternates whole-frame and around-the-seeds frames.
                 locator.locate(in: frame.planes)
+                guard let truth = sign.box(atFrame: frame.frameIndex) else { return }
                 guard let candidate = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
                 else {
                     steps.append("\(Int(truth.width)):none")
@@ -101,6 +104,8 @@ struct SpeedLimitRealPhotoDiagnostics {
                     let verdict = Int(read.text) == sign.value ? "right" : read.text.isEmpty ? "empty" : "other"
                     totals["text line \(read.leastConfidence >= 0.9 ? "sure" : "unsure") \(verdict)", default: 0] += 1
                 }
+                // The reader's decision for the sighting, as the tracker gets it.
+                if let reading { described.append("=\(reading.value)") }
                 steps.append("\(Int(truth.width)):\(described.joined(separator: "|"))")
                 let firstRejection = reader.attempts.compactMap { attempt -> CropRejection? in
                     if case .rejected(let reason) = attempt.outcome { return reason }
