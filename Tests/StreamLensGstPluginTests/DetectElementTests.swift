@@ -68,8 +68,9 @@ import Testing
 
     @Test func onALiveSourceABusyDetectorSkipsFramesInsteadOfHoldingTheStream() async throws {
         try PluginHarness.requirePlugin()
-        // 1280×720 at 30 fps, every frame due: HOG takes far longer than 33 ms on a 640-wide copy.
-        let source = "videotestsrc is-live=true num-buffers=60 pattern=ball ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1"
+        // 1280×720 at 60 fps, every frame due: HOG takes far longer than 17 ms on a 640-wide copy (about 67 ms here,
+        // 47 on CI's machine; at 30 fps a machine twice as fast could keep up).
+        let source = "videotestsrc is-live=true num-buffers=60 pattern=ball ! video/x-raw,format=I420,width=1280,height=720,framerate=60/1"
         let free = try await PluginHarness.readMetas(
             "\(source) ! streamlensdetect name=metas interval=0 ! fakesink sync=false")
         #expect(free.outcome.status == 0, "stderr: \(free.outcome.standardError)")
