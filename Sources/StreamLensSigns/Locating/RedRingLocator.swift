@@ -212,11 +212,16 @@ struct RedRingLocator {
         }
     }
 
+    /// The eight directions a circle is nudged in, straight ones first (a constant: no array per frame).
+    private static let nudgeDirections: [(dx: Double, dy: Double)] = [
+        (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
+    ]
+
     /// The first of the eight circles ``seededCircleNudge`` away from `circle` whose ring passes ``nudgedCheck``, or
     /// nil (also when nudging is off).
     mutating func nudgedRing(around circle: CircleFinder.Circle, planes: YUVPlanes) -> RingCandidate? {
         guard seededCircleNudge > 0 else { return nil }
-        for (dx, dy) in [(1.0, 0.0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)] {
+        for (dx, dy) in Self.nudgeDirections {
             var moved = circle
             moved.x += dx * seededCircleNudge
             moved.y += dy * seededCircleNudge
