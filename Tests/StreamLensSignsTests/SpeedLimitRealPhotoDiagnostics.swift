@@ -78,25 +78,14 @@ struct SpeedLimitRealPhotoDiagnostics {
                     totals["classifier \(bin) \(verdictStep)", default: 0] += 1
                 }
                 if let read = reader.lastTextLineRead, let folder = ProcessInfo.processInfo.environment["STREAMLENS_TEXT_LINE_DUMP"] {
-                    // The band the recogniser read, as a PGM named after the clip, frame and read.
+                    // The band the recogniser read, and the frame around the true box and the candidate, named after
+                    // the clip, frame and read.
+                    let name = "\(folder)/\(clip.name)_\(frame.frameIndex)_\(read.text.replacingOccurrences(of: "?", with: "x")).pgm"
                     var band = TextLineBand()
                     if band.prepare(planes: frame.planes, candidate: candidate) {
-                        let header = "P5\n\(band.width) \(TextLineRecogniser.inputHeight)\n255\n"
-                        let name = "\(clip.name)_\(frame.frameIndex)_\(read.text.replacingOccurrences(of: "?", with: "x")).pgm"
-                        try? (Data(header.utf8) + Data(band.pixels.prefix(band.width * TextLineRecogniser.inputHeight)))
-                            .write(to: URL(fileURLWithPath: folder).appendingPathComponent(name))
-                        // And the frame around the true box and around the candidate (luma, 1.5× the box).
-                        for (tag, box) in [("truth", truth), ("candidate", candidate.box)] {
-                            let side = Int(max(box.width, box.height) * 1.5)
-                            let left = Int(box.x + box.width / 2) - side / 2, top = Int(box.y + box.height / 2) - side / 2
-                            var crop = [UInt8](repeating: 0, count: side * side)
-                            for y in 0..<side { for x in 0..<side {
-                                let sx = min(max(left + x, 0), frame.planes.width - 1), sy = min(max(top + y, 0), frame.planes.height - 1)
-                                crop[y * side + x] = frame.planes.y[sx, sy]
-                            } }
-                            try? (Data("P5\n\(side) \(side)\n255\n".utf8) + Data(crop))
-                                .write(to: URL(fileURLWithPath: folder).appendingPathComponent(name + ".\(tag).pgm"))
-                        }
+                        GreyPicture.write(band.pixels, width: band.width, height: TextLineRecogniser.inputHeight, to: name)
+                        GreyPicture.writeSurroundings(of: truth, in: frame.planes, to: name + ".truth.pgm")
+                        GreyPicture.writeSurroundings(of: candidate.box, in: frame.planes, to: name + ".candidate.pgm")
                     }
                 }
                 if let read = reader.lastTextLineRead {

@@ -37,10 +37,9 @@ struct UsSignDiagnostics {
                         part += String(format: " read '%@' %.2f glyphs %d", text, confidence, layout.glyphCount)
                         if let dump = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_DUMP"] {
                             // The OCR picture as a PGM, to look at what Tesseract was given.
-                            var pgm = Data("P5\n\(cropper.ocrWidth) \(cropper.ocrHeight)\n255\n".utf8)
-                            pgm.append(contentsOf: cropper.ocrImage[0..<(cropper.ocrWidth * cropper.ocrHeight)])
-                            _ = FileManager.default.createFile(
-                                atPath: "\(dump)/\(clip.name)_\(frame.frameIndex).pgm", contents: pgm)
+                            GreyPicture.write(
+                                cropper.ocrImage, width: cropper.ocrWidth, height: cropper.ocrHeight,
+                                to: "\(dump)/\(clip.name)_\(frame.frameIndex).pgm")
                         }
                     }
                     parts.append(part + "]")
