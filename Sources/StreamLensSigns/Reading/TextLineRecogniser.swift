@@ -58,7 +58,8 @@ final class TextLineRecogniser {
             slcv_text_line_recogniser_create(path, Int32(Self.inputWidth), &handle, $0.baseAddress, $0.count)
         }
         guard status == SLCV_OK, let handle else {
-            throw SignsError.textLineModelUnusable(path: path, reason: String(cString: errorBuffer))
+            let reason = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw SignsError.textLineModelUnusable(path: path, reason: reason)
         }
         self.handle = handle
     }
