@@ -178,7 +178,7 @@ struct RunOptions: ParsableArguments {
                 configuration.speedLimits = options
             }
         }
-        if let textLineModel, configuration.speedLimits != nil { configuration.speedLimits?.textLineModel = textLineModel }
+        if let textLineModel { configuration.speedLimits?.textLineModel = textLineModel }
         if stamp { configuration.frameStamp = true }
         if let annotate { configuration.annotations = try RunCommand.annotations(from: annotate) }
         for specification in overlay {
