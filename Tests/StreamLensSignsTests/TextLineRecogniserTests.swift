@@ -15,6 +15,15 @@ struct TextLineRecogniserTests {
         return try TextLineRecogniser(modelPath: path)
     }
 
+    /// `body` given the path of a temporary file that is not a model (removed afterwards).
+    static func withFileThatIsNotAModel(_ body: (String) throws -> Void) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(UUID().uuidString).onnx")
+            .path
+        try Data("not an onnx model".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try body(path)
+    }
+
     @Test func theBandIsTheDiscsMiddleScaledToTheNetworksHeight() {
         var band = TextLineBand()
         let prepared = DiscVariantTests.onGreyPicture { planes in
@@ -71,16 +80,15 @@ struct TextLineRecogniserTests {
     }
 
     @Test func aFileThatIsNotAModelFailsWithOneLineNamingIt() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-model-\(getpid()).onnx").path
-        try Data("not an onnx model".utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        do {
-            _ = try TextLineRecogniser(modelPath: path)
-            Issue.record("a text file loaded as a model")
-        } catch {
-            let message = "\(error)"
-            #expect(message.contains(path) && message.contains("install-text-line-model.sh"), "\(message)")
-            #expect(!message.contains("\n"), "\(message)")
+        try Self.withFileThatIsNotAModel { path in
+            do {
+                _ = try TextLineRecogniser(modelPath: path)
+                Issue.record("a text file loaded as a model")
+            } catch {
+                let message = "\(error)"
+                #expect(message.contains(path) && message.contains("install-text-line-model.sh"), "\(message)")
+                #expect(!message.contains("\n"), "\(message)")
+            }
         }
     }
 
@@ -96,16 +104,15 @@ struct TextLineRecogniserTests {
     }
 
     @Test func aNamedFileThatIsNotAModelFailsTheStageBeforeAnyFrame() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(getpid()).onnx").path
-        try Data("not an onnx model".utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        do {
-            _ = try SpeedLimitSetup.make(
-                region: "eu", minimumConfidence: 0.7, expiry: .seconds(10), events: nil, subtitles: nil,
-                textLineModel: .file(path))
-            Issue.record("a stage was built with a broken model")
-        } catch {
-            #expect("\(error)".contains(path) && !"\(error)".contains("\n"), "\(error)")
+        try Self.withFileThatIsNotAModel { path in
+            do {
+                _ = try SpeedLimitSetup.make(
+                    region: "eu", minimumConfidence: 0.7, expiry: .seconds(10), events: nil, subtitles: nil,
+                    textLineModel: .file(path))
+                Issue.record("a stage was built with a broken model")
+            } catch {
+                #expect("\(error)".contains(path) && !"\(error)".contains("\n"), "\(error)")
+            }
         }
     }
 
