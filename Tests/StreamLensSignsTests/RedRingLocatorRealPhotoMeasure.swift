@@ -45,6 +45,14 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("NUDGE") { locator.seededCircleNudge = value }
         if let value = setting("NUDGE_DIRECTIONS") { locator.nudgedCheck.minimumDirectionShare = value }
         if let value = setting("SEARCH_INTERVAL") { locator.contrastSearchInterval = Int(value) }
+        if let value = setting("FIT") { locator.fitsRingEdges = value != 0 }
+        if let value = setting("FIT_ALL") { locator.fitsBeyondChecks = value != 0 }
+        if let value = setting("FIT_DIRECTIONS") { locator.fittedCheck.minimumDirectionShare = value }
+        if setting("SEED_RADII_FINE") == 1 {
+            locator.contrastSearch.radii = [8, 9, 11, 12, 14, 16, 19, 22, 25, 29, 34, 39, 45, 52, 60, 69, 80]
+        }
+        if let value = setting("FIT_INLIERS") { locator.edgeFit.minimumInliers = Int(value) }
+        if let value = setting("FIT_DROP") { locator.edgeFit.minimumDrop = value }
     }
 
     @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=locate (and build the real-photo set) to run"))

@@ -42,8 +42,9 @@ struct RingContrastSearch {
     /// brighter, round 5 — seeded such signs in 268 of 1141 sign frames, 20 in 340; a pink ring around a dark hole
     /// is still far brighter.
     var maximumBoxBrightening = 20
-    /// Seeds kept per frame, strongest first (4 → 8: a street has many faintly red places that outrank a sign).
-    var maximumSeeds = 8
+    /// Seeds kept per frame, strongest first (4 → 8: a street has many faintly red places that outrank a sign; 8 → 16
+    /// in round 10, once seeds beyond the locator's Hough budget could be confirmed by ``RingEdgeFit``).
+    var maximumSeeds = 16
 
     /// Seeds of the last ``search(v:luma:)``, strongest first.
     private(set) var seeds: [Seed] = []
