@@ -48,6 +48,7 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("FIT") { locator.fitsRingEdges = value != 0 }
         if let value = setting("FIT_ALL") { locator.fitsBeyondChecks = value != 0 }
         if let value = setting("FIT_DIRECTIONS") { locator.fittedCheck.minimumDirectionShare = value }
+        if let value = setting("FIT_THIN") { locator.fittedRingShares = value > 0 ? [0.78, value] : [0.78] }
         if setting("SEED_RADII_FINE") == 1 {
             locator.contrastSearch.radii = [8, 9, 11, 12, 14, 16, 19, 22, 25, 29, 34, 39, 45, 52, 60, 69, 80]
         }
@@ -146,8 +147,21 @@ struct RedRingLocatorRealPhotoMeasure {
                                     format: "(%.0f,%.0f r%.0f %@)", circle.x - centre.x, circle.y - centre.y,
                                     circle.radius, kept ? "kept" : "no")
                             }
+                            // The circle fitted to the ring's inner edge, and whether its check passes.
+                            var fitted = "fit none"
+                            if let circle = locator.edgeFit.innerEdge(
+                                near: (seedX, seedY), radius: seedRadius, in: frame.planes.y)
+                            {
+                                let kept = locator.fittedRingShares.contains { share in
+                                    locator.fittedCheck.ringShare = share
+                                    return locator.fittedCheck.ring(around: circle, in: frame.planes) != nil
+                                }
+                                fitted = String(
+                                    format: "fit (%.0f,%.0f r%.0f %@)", circle.x - centre.x, circle.y - centre.y,
+                                    circle.radius, kept ? "kept" : "no")
+                            }
                             detail += " seed#\(rank) r\(2 * seed.radius) red\(seed.redness): "
-                                + circles.joined(separator: " ")
+                                + circles.joined(separator: " ") + " " + fitted
                         }
                         print("\(clip.name)#\(frame.frameIndex) \(Int(truth.width)) px: \(key)\(detail)")
                     }

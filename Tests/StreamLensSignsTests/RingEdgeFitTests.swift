@@ -87,4 +87,29 @@ struct RingEdgeFitTests {
                 "\(found)")
         #expect(candidates(fitting: false).isEmpty)
     }
+
+    @Test func aThinRingIsJudgedAsOneWhenTheUsualShareOverreaches() {
+        // A ring only an eighth of the radius wide on a green street: judged as a 0.78 ring, the fitted inner edge
+        // puts the band's outer part on the street (greener, so the ring's hue looks orange against the bluish
+        // inside). The thinner share keeps the band on the ring.
+        let street: (y: UInt8, u: UInt8, v: UInt8) = (95, 112, 116)
+        func ring(shares: [Double]) -> RingCandidate? {
+            var locator = RedRingLocator()
+            locator.fittedRingShares = shares
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: street)
+            return image.withPlanes { planes in
+                SyntheticSign.paint(planes, colour: Scene.castInside) { x, y in hypot(x - 150, y - 110) <= 30 }
+                SyntheticSign.paint(planes, colour: Scene.castRing) { x, y in
+                    let distance = hypot(x - 150, y - 110)
+                    return distance >= 0.88 * 30 && distance <= 30
+                }
+                return locator.fittedRing(near: (153, 108), radius: 32, planes: planes)
+            }
+        }
+        let found = ring(shares: [0.78, 0.88])
+        #expect(found.map { hypot($0.centerX - 150, $0.centerY - 110) <= 1.5 && abs($0.radiusX - 30) <= 2 } == true,
+                "\(String(describing: found))")
+        let withUsualShare = ring(shares: [0.78])
+        #expect(withUsualShare == nil, "\(String(describing: withUsualShare))")
+    }
 }

@@ -95,6 +95,8 @@ struct RedRingLocator {
         return check
     }()
     var edgeFit = RingEdgeFit()
+    /// Inner-to-outer radius shares of the ring tried on a fitted edge: a sign's 0.78, then a thinner ring.
+    var fittedRingShares = [0.78, 0.88]
     var insideCheck = InsideRelativeRingCheck()
 
     /// The red mask of the last frame (``buildRedMask(planes:width:height:)``): 0, 1 (faintly red, redder than the
@@ -227,11 +229,7 @@ struct RedRingLocator {
                     found = nudgedRing(around: circle, planes: planes)
                 }
             }
-            if found == nil, fitsRingEdges,
-                let fitted = edgeFit.innerEdge(near: (centerX, centerY), radius: radius, in: planes.y)
-            {
-                found = fittedCheck.ring(around: fitted, in: planes)
-            }
+            if found == nil { found = fittedRing(near: (centerX, centerY), radius: radius, planes: planes) }
             if let found { candidates.append(found) }
         }
     }
@@ -250,6 +248,20 @@ struct RedRingLocator {
             moved.x += dx * seededCircleNudge
             moved.y += dy * seededCircleNudge
             if let ring = nudgedCheck.ring(around: moved, in: planes) { return ring }
+        }
+        return nil
+    }
+
+    /// The ring whose inner edge ``edgeFit`` finds around a seed of outer radius `radius` (luma pixels), judged by
+    /// ``fittedCheck`` as the inner edge of a ring of each of ``fittedRingShares``; nil when there is none (also when
+    /// fitting is off).
+    mutating func fittedRing(near center: (x: Double, y: Double), radius: Double, planes: YUVPlanes) -> RingCandidate? {
+        guard fitsRingEdges, let fitted = edgeFit.innerEdge(near: center, radius: radius, in: planes.y) else {
+            return nil
+        }
+        for share in fittedRingShares {
+            fittedCheck.ringShare = share
+            if let ring = fittedCheck.ring(around: fitted, in: planes) { return ring }
         }
         return nil
     }
