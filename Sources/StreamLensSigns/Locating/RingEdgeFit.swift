@@ -37,7 +37,9 @@ struct RingEdgeFit {
     private var drops = [Double](repeating: 0, count: maximumSamples)
 
     /// The fitted inner edge near `center` for a seed of outer radius `radius` (luma pixels of `luma`), or nil.
-    mutating func innerEdge(near center: (x: Double, y: Double), radius: Double, in luma: Plane) -> CircleFinder.Circle? {
+    mutating func innerEdge(
+        near center: (x: Double, y: Double), radius: Double, in luma: Plane
+    ) -> CircleFinder.Circle? {
         guard radius >= 4 else { return nil }
         let sampleStep = max(1.0, radius / 32)
         let halfSpan = max(1.0, radius / 12)
