@@ -152,10 +152,8 @@ struct RedRingLocatorRealPhotoMeasure {
                             if let circle = locator.edgeFit.innerEdge(
                                 near: (seedX, seedY), radius: seedRadius, in: frame.planes.y)
                             {
-                                let kept = locator.fittedRingShares.contains { share in
-                                    locator.fittedCheck.ringShare = share
-                                    return locator.fittedCheck.ring(around: circle, in: frame.planes) != nil
-                                }
+                                let kept = locator.fittedRing(
+                                    near: (seedX, seedY), radius: seedRadius, planes: frame.planes) != nil
                                 fitted = String(
                                     format: "fit (%.0f,%.0f r%.0f %@)", circle.x - centre.x, circle.y - centre.y,
                                     circle.radius, kept ? "kept" : "no")

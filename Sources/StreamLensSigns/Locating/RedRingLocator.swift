@@ -81,7 +81,7 @@ struct RedRingLocator {
     var contrastSearchInterval = 2
     private var framesSinceContrastSearch = Int.max
     /// A seed whose Hough circles all fail, nudged or not, gets a circle fitted to its ring's inner edge
-    /// (``RingEdgeFit``), judged by ``fittedCheck``. On the second real-photo set: 620 → 686 of 1141 sign frames
+    /// (``RingEdgeFit``), judged by ``fittedCheck``. On the second real-photo set: 620 → 702 of 1141 sign frames
     /// located, 208 → 218 candidates from frames without a speed sign (SIGNS.md, round 10).
     var fitsRingEdges = true
     /// Seeds beyond ``maximumContrastChecks`` (no Hough transform left for them) still get the fit, which costs a few
