@@ -40,7 +40,7 @@ struct RunOptions: ParsableArguments {
     var speedLimits: String?
 
     @Option(help: ArgumentHelp(
-        "The speed-limit reader's text-line model: a file, or off.",
+        "The speed-limit reader's text-line model (with --speed-limits): a file, or off.",
         discussion: "Default: the one scripts/install-text-line-model.sh installed, if any."))
     var textLineModel: String?
 
@@ -178,7 +178,13 @@ struct RunOptions: ParsableArguments {
                 configuration.speedLimits = options
             }
         }
-        if let textLineModel { configuration.speedLimits?.textLineModel = textLineModel }
+        if let textLineModel {
+            // Said, not ignored: a model named for a run that reads no signs is a mistake in the command.
+            guard configuration.speedLimits != nil else {
+                throw .invalidConfiguration(file: nil, key: "--text-line-model", problem: "needs --speed-limits eu or us")
+            }
+            configuration.speedLimits?.textLineModel = textLineModel
+        }
         if stamp { configuration.frameStamp = true }
         if let annotate { configuration.annotations = try RunCommand.annotations(from: annotate) }
         for specification in overlay {

@@ -88,6 +88,15 @@ import Testing
         #expect(offDetails?.keys.contains("text_line_model") == false || offDetails?["text_line_model"] is NSNull)
     }
 
+    @Test(arguments: [["--text-line-model", "off"], ["--speed-limits", "off", "--text-line-model", "/no/such/model.onnx"]])
+    func aTextLineModelForARunThatReadsNoSignsIsOneClearLine(arguments: [String]) async throws {
+        let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("--text-line-model") && result.standardError.contains("needs --speed-limits"),
+                "stderr: \(result.standardError)")
+    }
+
     @Test func aSignInAClipGivesAnEventSubtitlesAndABadge() async throws {
         let folder = try makeTemporaryFolder()
         // A 90 px "20" sign in shadow, visible from 0.16 s to 1.36 s.
