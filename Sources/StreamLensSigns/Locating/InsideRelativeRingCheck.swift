@@ -29,7 +29,7 @@ struct InsideRelativeRingCheck {
     var minimumDarkening = 8.0
     /// 0.85, not ``CircleRingCheck``'s 0.7: on real sign-free footage 0.7 let 262 candidates through in 395 frames
     /// (0.85: 170; the red mask alone: 97) for 19 more of 1141 sign frames located.
-    var minimumDirectionShare = 0.85
+    var minimumDirectionShare: Double
     var minimumEdgeLuma = 12.0
     var minimumEdgeRedness = 4.0
     var minimumEdgeShare = 0.6
@@ -42,9 +42,18 @@ struct InsideRelativeRingCheck {
     private var bandLuma = [Double](repeating: 0, count: directionCount)
     private var white = [Double](repeating: 0, count: directionCount)
 
+    /// A check that wants the ring in `minimumDirectionShare` of the 16 directions (stricter ones judge circles
+    /// that were moved or fitted rather than found).
+    init(minimumDirectionShare: Double = 0.85) {
+        self.minimumDirectionShare = minimumDirectionShare
+    }
+
     /// The ring `circle` (luma pixels of `planes`) is an edge or the middle of, or nil when no band makes a sign's
-    /// ring.
-    mutating func ring(around circle: CircleFinder.Circle, in planes: YUVPlanes) -> RingCandidate? {
+    /// ring. `share` is the ring's inner-to-outer radius share to assume (default ``ringShare``).
+    mutating func ring(
+        around circle: CircleFinder.Circle, in planes: YUVPlanes, ringShare share: Double? = nil
+    ) -> RingCandidate? {
+        let ringShare = share ?? self.ringShare
         var best: (ring: RingCandidate, score: Double)?
         let middleShare = (1 + ringShare) / 2
         // The circle as the outer edge, the inner edge, the middle (no array: this runs for every checked circle).
@@ -53,7 +62,8 @@ struct InsideRelativeRingCheck {
             let outerRadius = circle.radius / (interpretation == 0 ? 1 : isMiddle ? middleShare : ringShare)
             guard
                 let ring = band(
-                    centerX: circle.x, centerY: circle.y, outerRadius: outerRadius, even: isMiddle, in: planes),
+                    centerX: circle.x, centerY: circle.y, outerRadius: outerRadius, ringShare: ringShare,
+                    even: isMiddle, in: planes),
                 ring.score > best?.score ?? -.infinity
             else { continue }
             best = ring
@@ -66,7 +76,7 @@ struct InsideRelativeRingCheck {
     /// bluish window in a dark red body makes a "middle" band half pane, half body, which ends in body — an edge
     /// made by the band itself.
     private mutating func band(
-        centerX: Double, centerY: Double, outerRadius: Double, even: Bool, in planes: YUVPlanes
+        centerX: Double, centerY: Double, outerRadius: Double, ringShare: Double, even: Bool, in planes: YUVPlanes
     ) -> (ring: RingCandidate, score: Double)? {
         let innerRadius = ringShare * outerRadius
         func chroma(_ plane: Plane, _ x: Double, _ y: Double) -> Double {

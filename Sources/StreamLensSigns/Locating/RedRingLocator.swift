@@ -70,11 +70,7 @@ struct RedRingLocator {
     /// tries are eight more chances for street clutter: with 14 of 16 the second real-photo set located 652 of 1141
     /// sign frames instead of 596 but sent 348 candidates from sign-free frames instead of 201, and a generated street
     /// gained a ring that pulled a sign's track away; with 16 of 16, 620 and 208 (SIGNS.md, round 9).
-    var nudgedCheck: InsideRelativeRingCheck = {
-        var check = InsideRelativeRingCheck()
-        check.minimumDirectionShare = 1.0
-        return check
-    }()
+    var nudgedCheck = InsideRelativeRingCheck(minimumDirectionShare: 1.0)
     /// The contrast search runs over the whole frame on one frame in this many; the frames between search only
     /// around the last seeds (``RingContrastSearch/searchAround(v:luma:)``), following a sign that moved or grew.
     /// 2 halves the search's cost (the whole dashcam job: 5 % of its CPU every frame).
@@ -89,11 +85,7 @@ struct RedRingLocator {
     var fitsBeyondChecks = true
     /// ``insideCheck`` with the ring in 15 of 16 directions: 14 of 16 located 7 frames more for 13 more sign-free
     /// candidates; 16 of 16, 16 fewer for 3 fewer.
-    var fittedCheck: InsideRelativeRingCheck = {
-        var check = InsideRelativeRingCheck()
-        check.minimumDirectionShare = 15.0 / 16
-        return check
-    }()
+    var fittedCheck = InsideRelativeRingCheck(minimumDirectionShare: 15.0 / 16)
     var edgeFit = RingEdgeFit()
     /// Inner-to-outer radius shares of the ring tried on a fitted edge: a sign's 0.78, then a thinner ring.
     var fittedRingShares = [0.78, 0.88]
@@ -260,8 +252,7 @@ struct RedRingLocator {
             return nil
         }
         for share in fittedRingShares {
-            fittedCheck.ringShare = share
-            if let ring = fittedCheck.ring(around: fitted, in: planes) { return ring }
+            if let ring = fittedCheck.ring(around: fitted, in: planes, ringShare: share) { return ring }
         }
         return nil
     }
