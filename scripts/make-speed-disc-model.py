@@ -61,12 +61,13 @@ class Renderer:
         if not self.fonts:
             sys.exit(f"make-speed-disc-model: no road fonts in {fonts_dir}: run scripts/fetch-media.sh first")
 
-    def text(self, rng, text, scale):
-        """Ink (1 = black) of `text` centred on a CANVAS × 4 supersampled canvas, digits `scale` of the canvas high."""
+    def text(self, rng, text, scale, font=None):
+        """Ink (1 = black) of `text` centred on a CANVAS × 4 supersampled canvas, digits `scale` of the canvas high,
+        in `font` (one of `fonts`) or a font drawn from `rng`."""
         side = CANVAS * 4
         ink = np.zeros((side, side), np.uint8)
         if text:
-            font = self.fonts[rng.integers(len(self.fonts))]
+            font = font or self.fonts[rng.integers(len(self.fonts))]
             height = int(side * scale)
             (width, text_height), baseline = font.getTextSize(text, height, -1)
             # Three digits are condensed to fit the ring, as on real signs.
