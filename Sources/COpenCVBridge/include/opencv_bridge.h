@@ -227,6 +227,32 @@ slcv_status slcv_disc_classifier_classify(
 /// Frees the classifier. Null is ignored.
 void slcv_disc_classifier_destroy(slcv_disc_classifier *classifier);
 
+// MARK: Speed-limit disc templates (disc_template_matcher.cpp), the sign reader's fourth recogniser
+
+/// An opaque set of rendered speed-value templates (every European value in four road fonts at three digit sizes,
+/// and the texts of other round signs such as 7,5t as value 0; compiled in from disc_templates.hpp), each blurred
+/// at start-up to three strengths.
+typedef struct slcv_disc_templates slcv_disc_templates;
+
+/// The best match of one disc: the speed value whose templates correlate best, and how well.
+typedef struct slcv_disc_match {
+    /// 0 when another sign's text matches best (or the picture is flat).
+    int32_t value;
+    /// Normalised cross-correlation (−1…1) of the best template of `value`, over small shifts.
+    float score;
+    /// The same for the best template of any other value.
+    float runner_up_score;
+} slcv_disc_match;
+
+slcv_status slcv_disc_templates_create(slcv_disc_templates **templates, char *error, size_t error_capacity);
+/// Correlates a `width` × `height` grey picture (`stride` bytes per row) of a disc — dark digits on white, outside the
+/// disc white, as for the classifier — with every template. A flat picture matches nothing: value 0, scores −1.
+slcv_status slcv_disc_templates_match(
+    slcv_disc_templates *templates, const uint8_t *gray, int32_t stride, int32_t width, int32_t height,
+    slcv_disc_match *match, char *error, size_t error_capacity);
+/// Frees the templates. Null is ignored.
+void slcv_disc_templates_destroy(slcv_disc_templates *templates);
+
 // MARK: Text-line recogniser (text_line_recogniser.cpp), the sign reader's third recogniser
 
 /// Most characters one read returns; a longer line is cut (a speed value has at most three digits).

@@ -1,0 +1,156 @@
+// The speed-limit reader's fourth recogniser: which speed value a soft or smeared disc shows, by correlating the
+// disc with rendered templates of every value (analysis by synthesis) instead of reading glyphs.
+//
+// Small, blurred real discs keep the shape of their digits long after their strokes have merged: a person still
+// reads "90" where the text line and Tesseract see blobs. So the templates (scripts/make-disc-templates.py: road
+// fonts, three digit sizes) are blurred here to the strengths such discs show, and the disc's best normalised
+// cross-correlation with each value's templates, over shifts of up to a fourteenth of the disc, says which value it
+// is. Templates of value 0 hold the texts of other round signs (7,5t, 3,8m…): a disc that matches one of them best
+// is no speed. All the correlations are one matrix product: the disc's shifted windows (rows) by the templates (columns),
+// each normalised to zero mean and unit length beforehand.
+#include "opencv_bridge.h"
+#include "disc_templates.hpp"
+#include "guarded.hpp"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+
+namespace {
+/// Blur strengths (Gaussian sigma, in samples of the classifier's 72-sample disc) the templates are matched at: soft
+/// to very soft. Sharp templates add nothing (sharp discs are read by Tesseract; on the second real set the matcher
+/// was as right without them) and would cost a quarter more.
+constexpr double kBlurSigmas72[] = {2, 4, 6};
+constexpr int kBlurCount = sizeof(kBlurSigmas72) / sizeof(kBlurSigmas72[0]);
+/// Samples cut from each side of a template: the disc may sit this far off the candidate's centre (2 of 28, a
+/// fourteenth of the disc; 3 cost twice the products and let more wrong values through on the second real set).
+constexpr int kShiftRange = 2;
+constexpr int kWindowSide = kDiscTemplateSide - 2 * kShiftRange;
+constexpr int kWindowSamples = kWindowSide * kWindowSide;
+constexpr int kShiftCount = (2 * kShiftRange + 1) * (2 * kShiftRange + 1);
+
+/// Subtracts the mean and scales to unit length; false (and all zeros) for a flat window.
+bool normalise(float *values, int count) {
+    double sum = 0;
+    for (int i = 0; i < count; ++i) sum += values[i];
+    const float mean = static_cast<float>(sum / count);
+    double squares = 0;
+    for (int i = 0; i < count; ++i) {
+        values[i] -= mean;
+        squares += static_cast<double>(values[i]) * values[i];
+    }
+    if (squares < 1e-6) {
+        std::fill(values, values + count, 0.0f);
+        return false;
+    }
+    const float scale = static_cast<float>(1.0 / std::sqrt(squares));
+    for (int i = 0; i < count; ++i) values[i] *= scale;
+    return true;
+}
+}  // namespace
+
+struct slcv_disc_templates {
+    /// kWindowSamples × (templates × blurs): one normalised template window per column.
+    cv::Mat templates;
+    /// The speed value of each column.
+    std::vector<int> values;
+    /// The picture shrunk to the template side, its shifted windows (kShiftCount × kWindowSamples) and their
+    /// correlations with every column.
+    cv::Mat small;
+    cv::Mat windows;
+    cv::Mat correlations;
+};
+
+using slcv::guarded;
+using slcv::writeError;
+
+extern "C" {
+
+slcv_status slcv_disc_templates_create(slcv_disc_templates **templates, char *error, size_t error_capacity) {
+    return slcv::makeHandle(
+        templates, error, error_capacity, SLCV_LOAD_FAILED, "disc templates", [](slcv_disc_templates &made) {
+            const int columns = kDiscTemplateCount * kBlurCount;
+            made.templates.create(kWindowSamples, columns, CV_32F);
+            made.values.reserve(columns);
+            cv::Mat paper(kDiscTemplateSide, kDiscTemplateSide, CV_32F);
+            cv::Mat blurred;
+            std::vector<float> window(kWindowSamples);
+            for (int t = 0; t < kDiscTemplateCount; ++t) {
+                const char *ink = kDiscTemplateInk[t];
+                for (int i = 0; i < kDiscTemplateSide * kDiscTemplateSide; ++i) {
+                    const char digit = ink[i];
+                    const int level = digit <= '9' ? digit - '0' : digit - 'a' + 10;
+                    paper.at<float>(i / kDiscTemplateSide, i % kDiscTemplateSide) = 1.0f - level / 15.0f;
+                }
+                for (int b = 0; b < kBlurCount; ++b) {
+                    const double sigma = kBlurSigmas72[b] * kDiscTemplateSide / 72.0;
+                    if (sigma > 0) cv::GaussianBlur(paper, blurred, cv::Size(), sigma);
+                    else paper.copyTo(blurred);
+                    for (int y = 0; y < kWindowSide; ++y) {
+                        for (int x = 0; x < kWindowSide; ++x) {
+                            window[y * kWindowSide + x] = blurred.at<float>(y + kShiftRange, x + kShiftRange);
+                        }
+                    }
+                    normalise(window.data(), kWindowSamples);
+                    const int column = t * kBlurCount + b;
+                    for (int i = 0; i < kWindowSamples; ++i) made.templates.at<float>(i, column) = window[i];
+                    made.values.push_back(kDiscTemplateValues[t]);
+                }
+            }
+            made.windows.create(kShiftCount, kWindowSamples, CV_32F);
+        });
+}
+
+slcv_status slcv_disc_templates_match(
+    slcv_disc_templates *templates, const uint8_t *gray, int32_t stride, int32_t width, int32_t height,
+    slcv_disc_match *match, char *error, size_t error_capacity) {
+    if (templates == nullptr || gray == nullptr || match == nullptr || width < 8 || height < 8 || stride < width) {
+        writeError(error, error_capacity, "disc templates: invalid argument");
+        return SLCV_INVALID_ARGUMENT;
+    }
+    *match = slcv_disc_match{0, -1.0f, -1.0f};
+    return guarded(error, error_capacity, SLCV_OPENCV_ERROR, "disc templates", [&] {
+        // A borrowed view: OpenCV does not copy or free the caller's pixels.
+        const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(gray), static_cast<size_t>(stride));
+        cv::resize(picture, templates->small, cv::Size(kDiscTemplateSide, kDiscTemplateSide), 0, 0, cv::INTER_AREA);
+        bool anyInk = false;
+        int row = 0;
+        for (int dy = 0; dy <= 2 * kShiftRange; ++dy) {
+            for (int dx = 0; dx <= 2 * kShiftRange; ++dx, ++row) {
+                float *window = templates->windows.ptr<float>(row);
+                for (int y = 0; y < kWindowSide; ++y) {
+                    const uint8_t *source = templates->small.ptr<uint8_t>(y + dy) + dx;
+                    for (int x = 0; x < kWindowSide; ++x) window[y * kWindowSide + x] = source[x];
+                }
+                anyInk = normalise(window, kWindowSamples) || anyInk;
+            }
+        }
+        if (!anyInk) return;
+        cv::gemm(templates->windows, templates->templates, 1.0, cv::noArray(), 0.0, templates->correlations);
+        // The best correlation of each value over all its templates and shifts.
+        int bestValue = 0;
+        float best = -1.0f;
+        float runnerUp = -1.0f;
+        for (int column = 0; column < templates->correlations.cols; ++column) {
+            float columnBest = -1.0f;
+            for (int shift = 0; shift < kShiftCount; ++shift) {
+                columnBest = std::max(columnBest, templates->correlations.at<float>(shift, column));
+            }
+            const int value = templates->values[column];
+            if (columnBest > best) {
+                if (value != bestValue) runnerUp = best;
+                best = columnBest;
+                bestValue = value;
+            } else if (value != bestValue && columnBest > runnerUp) {
+                runnerUp = columnBest;
+            }
+        }
+        // Value 0 (another sign's text) wins as "no speed value".
+        *match = slcv_disc_match{bestValue, best, runnerUp};
+    });
+}
+
+void slcv_disc_templates_destroy(slcv_disc_templates *templates) { delete templates; }
+
+}  // extern "C"
