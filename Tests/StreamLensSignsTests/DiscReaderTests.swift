@@ -21,6 +21,8 @@ struct DiscReaderTests {
         let engine = try TesseractEngine()
         var reader = DiscReader(variants: [blindVariant])
         reader.readsWholeDisc = readsWholeDisc
+        // Only the recogniser under test may name the disc: the template matcher would read these clean discs too.
+        reader.matchesTemplates = false
         var right = 0
         var wrong = 0
         var tried = 0

@@ -39,6 +39,26 @@ struct SignVoteTests {
         #expect(abs((decision?.reading.confidence ?? 0) - 0.9) < 1e-9)
     }
 
+    /// Reads only the template matcher made need three agreeing, even of a sign seen once or twice; one read that a
+    /// glyph reader made among them is enough to fall back to the usual two.
+    @Test func valuesNamedOnlyByTemplatesNeedThreeReads() {
+        func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
+            zip(values, templatesOnly).map { value, onlyTemplates in
+                var reading = SpeedReading(value: value, confidence: 0.7)
+                reading.namedByTemplatesOnly = onlyTemplates
+                return reading
+            }
+        }
+        let vote = SignVote()
+        #expect(vote.decide(reads: reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
+        #expect(vote.decide(reads: reads([90, 90], templatesOnly: [true, true]), sightings: 2) == nil)
+        #expect(vote.decide(reads: reads([90], templatesOnly: [true]), sightings: 1) == nil)
+        #expect(vote.decide(reads: reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
+        #expect(vote.decide(reads: reads([90, 90], templatesOnly: [true, false]), sightings: 6)?.reading.value == 90)
+        // Still two thirds of all reads.
+        #expect(vote.decide(reads: reads([90, 90, 90, 50, 50], templatesOnly: [true, true, true, true, false]), sightings: 8) == nil)
+    }
+
     @Test func stricterVoteNeedsMoreReads() {
         let vote = SignVote(minimumAgreeingReads: 5, requiredAgreement: 0.9)
         #expect(vote.decide(reads: Self.reads([70, 70, 70, 70]), sightings: 8) == nil)

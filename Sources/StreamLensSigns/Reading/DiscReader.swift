@@ -3,7 +3,8 @@ import StreamLensCore
 /// Reads one candidate ring: normalises its inner disc in several ways (``DiscVariant``), reads each picture that
 /// holds digits with Tesseract, decides with a ``VariantVote``, and checks that decision against the independent
 /// ``SpeedDiscClassifier`` (``RecogniserAgreement``). When those two decide nothing, the ``TextLineRecogniser`` reads
-/// the disc's grey middle band as a line of text.
+/// the disc's grey middle band as a line of text, and when that decides nothing either, the ``DiscTemplateMatcher``
+/// compares the whole disc with rendered, blurred speed values.
 ///
 /// A clean sign costs one OCR call and a hard one at most ``maximumOCRCalls`` plus one text-line read; variants the
 /// cropper rejects (no digits, extra marks…) and pictures identical to one already read cost none.
@@ -51,8 +52,19 @@ struct DiscReader {
     private(set) var lastVerdict: SpeedDiscClassifier.Verdict?
     /// The text-line recogniser's read of the last candidate (nil when it was not needed or could not run).
     private(set) var lastTextLineRead: TextLineRecogniser.Read?
+    /// The last resort, for discs too soft for every reader; nil when the bridge could not build it.
+    private let templateMatcher = DiscTemplateMatcher()
+    /// Off only to measure what the template matcher adds.
+    var matchesTemplates = true
+    /// Narrowest ring (outer width, pixels) whose disc is matched with the templates: the smallest counted
+    /// sign. Below it the digits are a few samples wide and a window or a doorway matches a value as well (a 26-pixel
+    /// street candidate in vtest.avi matched "5" at 0.73 on two frames, SIGNS.md round 11).
+    static let templateMinimumWidth = 32.0
+    /// The template matcher's match of the last candidate (nil when it was not needed or could not run).
+    private(set) var lastTemplateMatch: DiscTemplateMatcher.Match?
     private var textLineBand = TextLineBand()
-    /// Time spent reading the last candidate: Tesseract (all its variants) and the text-line recogniser.
+    /// Time spent reading the last candidate: Tesseract (all its variants), the text-line recogniser and the template
+    /// matcher.
     private(set) var lastOCRDuration: Duration = .zero
     /// Tesseract calls made for the last candidate.
     private(set) var lastOCRCalls = 0
@@ -77,7 +89,7 @@ struct DiscReader {
     /// classifier's value they could not decide anything (``RecogniserAgreement``), so they would only cost time.
     /// When the classifier names a value and every variant's cut-out was rejected before OCR, the disc is read whole.
     /// When all that decides nothing, `textLine` (if given) reads the disc's middle band: it costs several OCR calls,
-    /// so clean signs that Tesseract reads never pay for it.
+    /// so clean signs that Tesseract reads never pay for it. Last, a European disc is matched with the templates.
     mutating func read(
         planes: YUVPlanes, candidate: RingCandidate, engine: TesseractEngine, textLine: TextLineRecogniser? = nil,
         profile: SpeedLimitProfile, minimumConfidence: Double, clock: any MonotonicClock = SystemClock()
@@ -92,7 +104,12 @@ struct DiscReader {
         lastOCRCalls = 0
         lastVerdict = nil
         lastTextLineRead = nil
-        if let classifier, cropper.prepareClassifierImage(planes: planes, candidate: candidate) {
+        lastTemplateMatch = nil
+        // The classifier's picture of the disc serves the template matcher too.
+        let hasDiscPicture =
+            (classifier != nil || templateMatcher != nil)
+            && cropper.prepareClassifierImage(planes: planes, candidate: candidate)
+        if let classifier, hasDiscPicture {
             lastVerdict = cropper.classifierImage.withUnsafeBufferPointer {
                 classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
             }
@@ -141,15 +158,30 @@ struct DiscReader {
             readWholeDisc(rejectedBecause: firstOutcome, engine: engine, profile: profile, clock: clock)
         }
         if let decided = decision(minimumConfidence: minimumConfidence) { return decided }
-        guard let textLine, textLineBand.prepare(planes: planes, candidate: candidate) else { return nil }
+        if let textLine, textLineBand.prepare(planes: planes, candidate: candidate) {
+            let started = clock.now()
+            lastTextLineRead = textLineBand.pixels.withUnsafeBufferPointer {
+                textLine.read(gray: $0.baseAddress!, width: textLineBand.width, height: TextLineRecogniser.inputHeight)
+            }
+            lastOCRDuration += clock.now() - started
+            if let lastTextLineRead,
+                let reading = agreement.decide(textLine: lastTextLineRead, profile: profile, standardRead: standardReading)
+            {
+                return reading
+            }
+        }
+        // The templates are European round-sign digits.
+        guard matchesTemplates, hasDiscPicture, profile == .europe, candidate.box.width >= Self.templateMinimumWidth,
+            let templateMatcher
+        else { return nil }
         let started = clock.now()
-        lastTextLineRead = textLineBand.pixels.withUnsafeBufferPointer {
-            textLine.read(gray: $0.baseAddress!, width: textLineBand.width, height: TextLineRecogniser.inputHeight)
+        lastTemplateMatch = cropper.classifierImage.withUnsafeBufferPointer {
+            templateMatcher.match(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
         }
         lastOCRDuration += clock.now() - started
-        guard let lastTextLineRead else { return nil }
+        guard let lastTemplateMatch else { return nil }
         return agreement.decide(
-            textLine: lastTextLineRead, profile: profile, standardRead: standardReading)
+            templates: lastTemplateMatch, textLine: lastTextLineRead, profile: profile, standardRead: standardReading)
     }
 
     /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).

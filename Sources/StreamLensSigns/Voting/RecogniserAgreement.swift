@@ -14,6 +14,11 @@
 ///   variants and the classifier do not contradict it: on the soft and smeared discs it is there for, they are the
 ///   ones that go wrong (real second set: fallback reads of 10, 20 and a classifier sure of 110 and 50 on an "80"
 ///   it read right five times, SIGNS.md round 8).
+/// - When the text line decides nothing either, the template matcher's value stands if the disc correlates with it
+///   at least ``templateScore`` and leads every other value by ``templateMargin``, it has two digits or more, and
+///   neither the standard crop's Tesseract read nor a sure text-line read names something else (SIGNS.md round 11).
+///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
+///   compete, so a disc that looks most like a 5 is named nothing.
 struct RecogniserAgreement: Sendable, Equatable {
     /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
     var vetoConfidence: Double?
@@ -28,11 +33,18 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// the second real set were never sure and wrong — and a 90 it read at 0.948 and 0.979 on two frames of a faint
     /// ring went unconfirmed.
     var textLineConfidence: Double
+    /// Least normalised cross-correlation of a disc with its best template for the match to count.
+    var templateScore: Double
+    /// Least lead of the best value's correlation over any other value's.
+    var templateMargin: Double
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
-        shapeContradiction: Double = 0.5, textLineConfidence: Double = 0.9
+        shapeContradiction: Double = 0.5, textLineConfidence: Double = 0.9, templateScore: Double = 0.6,
+        templateMargin: Double = 0.02
     ) {
+        self.templateScore = templateScore
+        self.templateMargin = templateMargin
         self.textLineConfidence = textLineConfidence
         self.shapeContradiction = shapeContradiction
         self.vetoConfidence = vetoConfidence
@@ -92,6 +104,22 @@ struct RecogniserAgreement: Sendable, Equatable {
         if let standardRead, standardRead.value != reading.value, standardRead.confidence >= contradictionFloor {
             return nil
         }
+        return reading
+    }
+
+    /// The template matcher's value when no other recogniser decided (see the type's notes); `textLine`: the text
+    /// line's read of the same candidate, if it ran.
+    func decide(
+        templates match: DiscTemplateMatcher.Match, textLine: TextLineRecogniser.Read?, profile: SpeedLimitProfile,
+        standardRead: SpeedReading?
+    ) -> SpeedReading? {
+        guard let value = match.value, value >= 10, profile.allows(value), match.score >= templateScore,
+            match.margin >= templateMargin
+        else { return nil }
+        if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
+        if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
+        var reading = SpeedReading(value: value, confidence: match.score)
+        reading.namedByTemplatesOnly = true
         return reading
     }
 }

@@ -4,12 +4,19 @@ public struct SignVote: Sendable, Equatable {
     public var minimumAgreeingReads: Int
     /// Share of all valid reads that must agree with the winner.
     public var requiredAgreement: Double
+    /// Agreeing reads needed when every one of them was named by the template matcher alone, however few times the
+    /// sign was seen: a template match picks a value from the number's blurred shape, right on about nine located
+    /// frames in ten of the second real set (SIGNS.md round 11), so one more sighting must say the same.
+    public var minimumTemplateOnlyReads: Int
 
-    public init(minimumAgreeingReads: Int = 2, requiredAgreement: Double = 2.0 / 3.0) {
-        precondition(minimumAgreeingReads >= 1, "at least one read must agree")
+    public init(
+        minimumAgreeingReads: Int = 2, requiredAgreement: Double = 2.0 / 3.0, minimumTemplateOnlyReads: Int = 3
+    ) {
+        precondition(minimumAgreeingReads >= 1 && minimumTemplateOnlyReads >= 1, "at least one read must agree")
         precondition(requiredAgreement > 0.5 && requiredAgreement <= 1, "agreement must be a majority (0.5…1]")
         self.minimumAgreeingReads = minimumAgreeingReads
         self.requiredAgreement = requiredAgreement
+        self.minimumTemplateOnlyReads = minimumTemplateOnlyReads
     }
 
     /// The confirmed value of a sign read as `reads`, or nil.
@@ -17,30 +24,34 @@ public struct SignVote: Sendable, Equatable {
     /// `sightings` is how often a sign that is gone was seen, or nil while it may still be seen again. The winner
     /// needs `min(minimumAgreeingReads, sightings)` agreeing reads (all of ``minimumAgreeingReads`` while in view) —
     /// a still image, seen once, confirms with its one read, while a sign seen ten times needs two — and at least
-    /// ``requiredAgreement`` of all reads. A tie is no winner. The confidence is the mean confidence of the agreeing
-    /// reads.
+    /// ``requiredAgreement`` of all reads. A tie is no winner. A winner named only by the template matcher needs
+    /// ``minimumTemplateOnlyReads``. The confidence is the mean confidence of the agreeing reads.
     public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {
         guard !reads.isEmpty else { return nil }
-        var best: (value: Int, count: Int, confidenceSum: Double)?
+        var best: (value: Int, count: Int, confidenceSum: Double, allFromTemplates: Bool)?
         var tied = false
         // At most a handful of reads per sign: counting in place needs no dictionary (and no allocation).
         for index in reads.indices where !reads[..<index].contains(where: { $0.value == reads[index].value }) {
             let value = reads[index].value
             var count = 0
             var confidenceSum = 0.0
+            var allFromTemplates = true
             for read in reads where read.value == value {
                 count += 1
                 confidenceSum += read.confidence
+                allFromTemplates = allFromTemplates && read.namedByTemplatesOnly
             }
             if let current = best, count == current.count {
                 tied = true
             } else if count > (best?.count ?? 0) {
-                best = (value, count, confidenceSum)
+                best = (value, count, confidenceSum, allFromTemplates)
                 tied = false
             }
         }
         guard let best, !tied else { return nil }
-        let needed = min(minimumAgreeingReads, max(1, sightings ?? minimumAgreeingReads))
+        let needed =
+            best.allFromTemplates
+            ? minimumTemplateOnlyReads : min(minimumAgreeingReads, max(1, sightings ?? minimumAgreeingReads))
         guard best.count >= needed, Double(best.count) >= requiredAgreement * Double(reads.count) else { return nil }
         return (SpeedReading(value: best.value, confidence: best.confidenceSum / Double(best.count)), best.count)
     }
