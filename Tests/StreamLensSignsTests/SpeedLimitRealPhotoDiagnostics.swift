@@ -8,10 +8,14 @@ import Testing
 /// A development aid: runs only with `STREAMLENS_SIGN_DIAGNOSE=1` and asserts nothing about recall.
 /// `STREAMLENS_SIGN_DIAGNOSE=stage` reads each candidate as the stage does (early stop, at most 3 OCR calls) and adds
 /// Tesseract calls and OCR time per candidate; each sighting's decision is shown as `=value`.
-/// `STREAMLENS_SIGN_CLIP=<part of a clip name>` runs only those clips.
+/// `STREAMLENS_SIGN_CLIP=<part of a clip name>` runs only those clips. `STREAMLENS_CLASSIFIER_DUMP=<folder>` writes
+/// each located disc as the classifier and the template matcher see it; `M<value>@<score>/<lead>` is the template
+/// match, when the matcher ran.
 struct SpeedLimitRealPhotoDiagnostics {
     static let mode = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"]
     static let enabled = (mode == "1" || mode == "stage") && SpeedLimitRealPhotoTests.isPresent
+    /// `STREAMLENS_SIGN_OTHER_CANDIDATES=1` also reads every other candidate and prints those that give a value.
+    static let readsOtherCandidates = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_OTHER_CANDIDATES"] == "1"
 
     @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=1 (and build the real-photo set) to run"))
     func stepsPerSign() throws {
@@ -41,6 +45,28 @@ struct SpeedLimitRealPhotoDiagnostics {
             try set.forEachFrame(of: clip) { frame in
                 // Every frame, as in the stage: the contrast search alternates whole-frame and around-the-seeds frames.
                 locator.locate(in: frame.planes)
+                if Self.readsOtherCandidates {
+                    // What the other candidates of the frame read as (where invented events come from).
+                    let truth = sign.box(atFrame: frame.frameIndex)
+                    let others = locator.candidates.filter { candidate in
+                        truth.map { candidate.box.intersectionOverUnion($0) <= 0.3 } ?? true
+                    }
+                    for other in others {
+                        var otherReader = DiscReader()
+                        if let reading = otherReader.read(
+                            planes: frame.planes, candidate: other, engine: engine, textLine: textLine, profile: .europe,
+                            minimumConfidence: configuration.minimumConfidence)
+                        {
+                            let box = other.box
+                            let match = otherReader.lastTemplateMatch.map {
+                                " M@" + String(format: "%.2f/%.2f", $0.score, $0.margin)
+                            } ?? ""
+                            print(
+                                "  frame \(frame.frameIndex) other candidate (\(Int(box.x)),\(Int(box.y)) "
+                                    + "\(Int(box.width))x\(Int(box.height))) read \(reading.value)\(match)")
+                        }
+                    }
+                }
                 guard let truth = sign.box(atFrame: frame.frameIndex) else { return }
                 guard let candidate = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
                 else {
@@ -77,6 +103,16 @@ struct SpeedLimitRealPhotoDiagnostics {
                     let verdictStep = verdict.value == nil ? "none" : verdict.value == sign.value ? "right" : "WRONG"
                     totals["classifier \(bin) \(verdictStep)", default: 0] += 1
                 }
+                if let folder = ProcessInfo.processInfo.environment["STREAMLENS_CLASSIFIER_DUMP"] {
+                    // The disc as the classifier and the template matcher see it.
+                    var cropper = DigitCropper()
+                    if cropper.prepareClassifierImage(planes: frame.planes, candidate: candidate) {
+                        let side = DigitCropper.canvasSize
+                        GreyPicture.write(
+                            cropper.classifierImage, width: side, height: side,
+                            to: "\(folder)/\(clip.name)_\(frame.frameIndex).pgm")
+                    }
+                }
                 if let read = reader.lastTextLineRead, let folder = ProcessInfo.processInfo.environment["STREAMLENS_TEXT_LINE_DUMP"] {
                     // The band the recogniser read, and the frame around the true box and the candidate, named after
                     // the clip, frame and read.
@@ -92,6 +128,13 @@ struct SpeedLimitRealPhotoDiagnostics {
                     described.append("T'\(read.text)'\(String(format: "%.2f", read.leastConfidence))")
                     let verdict = Int(read.text) == sign.value ? "right" : read.text.isEmpty ? "empty" : "other"
                     totals["text line \(read.leastConfidence >= 0.9 ? "sure" : "unsure") \(verdict)", default: 0] += 1
+                }
+                if let match = reader.lastTemplateMatch {
+                    described.append(
+                        "M\(match.value.map(String.init) ?? "-")@\(String(format: "%.2f/%.2f", match.score, match.margin))")
+                    let verdict = match.value == sign.value ? "right" : "other"
+                    let sure = RecogniserAgreement().decide(templates: match, textLine: nil, profile: .europe, standardRead: nil) != nil
+                    totals["templates \(sure ? "sure" : "unsure") \(verdict)", default: 0] += 1
                 }
                 // The reader's decision for the sighting, as the tracker gets it.
                 if let reading { described.append("=\(reading.value)") }
