@@ -136,7 +136,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                     minimumConfidence: candidate.isFaint
                         ? configuration.faintRingMinimumConfidence : configuration.minimumConfidence, clock: clock)
                 if reader.lastOCRDuration > .zero {
-                    ocrTimings.record(reader.lastOCRDuration, textLine: reader.lastTextLineRead != nil)
+                    ocrTimings.record(
+                        reader.lastOCRDuration, textLine: reader.lastTextLineRead != nil,
+                        templates: reader.lastTemplateMatch != nil)
                 }
             }
             sightings.append(

@@ -74,6 +74,7 @@ import Testing
             || details?["text_line_model"] as? String == ProcessInfo.processInfo.environment["STREAMLENS_TEXT_LINE_MODEL"],
             "\(String(describing: details))")
         #expect(details?["text_line_reads"] is Int)
+        #expect(details?["template_matches"] is Int)
 
         let missing = try await runTool(read + ["--text-line-model", "/nonexistent/model.onnx"])
         #expect(missing.status != 0)

@@ -41,7 +41,7 @@ struct DetectionDetails: Encodable {
     enum CodingKeys: String, CodingKey { case stage, schedule }
 }
 
-/// Speed-limit reading: reading time per candidate, and the text-line recogniser's model and use.
+/// Speed-limit reading: reading time per candidate, the text-line recogniser's model and use, the template matcher's use.
 struct SpeedLimitDetails: Encodable {
     let ocrCalls: Int
     let ocrMedianMilliseconds: Double?
@@ -49,6 +49,7 @@ struct SpeedLimitDetails: Encodable {
     /// The text-line recogniser's model file; nil: the reader ran without it (not installed, or off).
     let textLineModel: String?
     let textLineReads: Int
+    let templateMatches: Int
     /// Why the installed model could not be loaded (the reader ran without it), if it could not.
     let textLineProblem: String?
 
@@ -56,6 +57,7 @@ struct SpeedLimitDetails: Encodable {
         let timings = stage.ocrTimings.samples()
         textLineModel = stage.textLineModelPath
         textLineReads = stage.ocrTimings.textLineReads
+        templateMatches = stage.ocrTimings.templateMatches
         textLineProblem = stage.textLineModelProblem
         ocrCalls = timings.count
         ocrMedianMilliseconds = Self.percentile(timings, 0.5)
@@ -71,6 +73,7 @@ struct SpeedLimitDetails: Encodable {
     enum CodingKeys: String, CodingKey {
         case ocrCalls = "ocr_calls", ocrMedianMilliseconds = "ocr_median_ms", ocrP95Milliseconds = "ocr_p95_ms"
         case textLineModel = "text_line_model", textLineReads = "text_line_reads", textLineProblem = "text_line_problem"
+        case templateMatches = "template_matches"
     }
 }
 

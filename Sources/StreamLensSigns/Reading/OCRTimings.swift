@@ -1,8 +1,9 @@
 import StreamLensCore
 import Synchronization
 
-/// The most recent OCR durations (one per candidate read: Tesseract and, when it ran, the text-line recogniser), kept
-/// in a fixed ring so recording never allocates; and how many candidates the text-line recogniser read.
+/// The most recent OCR durations (one per candidate read: Tesseract and, when they ran, the text-line recogniser and
+/// the template matcher), kept in a fixed ring so recording never allocates; and how many candidates the text-line
+/// recogniser read and the template matcher matched.
 ///
 /// ## Thread Safety
 /// A mutex guards the ring: the analysis thread records, any thread may ask for the summary.
@@ -12,6 +13,7 @@ public final class OCRTimings: Sendable {
         var next = 0
         var total = 0
         var textLineReads = 0
+        var templateMatches = 0
     }
 
     private let ring: Mutex<Ring>
@@ -23,10 +25,12 @@ public final class OCRTimings: Sendable {
         ring = Mutex(Ring(samples: [Duration](repeating: .zero, count: capacity)))
     }
 
-    /// Records one read's duration; `textLine`: the text-line recogniser read the candidate too.
-    public func record(_ duration: Duration, textLine: Bool = false) {
+    /// Records one read's duration; `textLine`: the text-line recogniser read the candidate too; `templates`: the
+    /// template matcher matched it.
+    public func record(_ duration: Duration, textLine: Bool = false, templates: Bool = false) {
         ring.withLock { ring in
             if textLine { ring.textLineReads += 1 }
+            if templates { ring.templateMatches += 1 }
             ring.samples[ring.next] = duration
             ring.next = (ring.next + 1) % capacity
             ring.total += 1
@@ -44,6 +48,9 @@ public final class OCRTimings: Sendable {
 
     /// Candidates the text-line recogniser read so far.
     public var textLineReads: Int { ring.withLock { $0.textLineReads } }
+
+    /// Candidates the template matcher matched so far.
+    public var templateMatches: Int { ring.withLock { $0.templateMatches } }
 
     /// Reads recorded so far, and the median of the last ``capacity`` of them (nil before the first).
     public func summary() -> (count: Int, median: Duration?) {
