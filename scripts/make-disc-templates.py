@@ -2,8 +2,9 @@
 """Renders the speed-limit reader's disc templates (its fourth recogniser, disc_template_matcher.cpp): every European
 speed value in every road font at a few digit sizes, as the sharp, TEMPLATE_SIDE-square picture of the disc's inside
 that DigitCropper.classifierImage shows once shrunk to that side — and, as value 0, the texts of the other round
-prohibitory signs (weight, width and height limits), so that a "7,5t" matches its own template better than a 10. The bridge blurs them itself at start-up (several
-strengths: real discs arrive soft or smeared) and correlates a candidate's disc with each.
+prohibitory signs (weight, width and height limits), so that a "7,5t" matches its own template better than a 10.
+The bridge blurs them itself at start-up (several strengths: real discs arrive soft or smeared) and correlates a
+candidate's disc with each.
 
 Fonts and drawing are the disc classifier's (scripts/make-speed-disc-model.py: fonts-opendin's OSP-DIN and
 fonts-roadgeek's RG2014 series, three digits condensed to fit the ring). No photograph is used.

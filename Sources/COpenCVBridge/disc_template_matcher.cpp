@@ -6,8 +6,8 @@
 // fonts, three digit sizes) are blurred here to the strengths such discs show, and the disc's best normalised
 // cross-correlation with each value's templates, over shifts of up to a fourteenth of the disc, says which value it
 // is. Templates of value 0 hold the texts of other round signs (7,5t, 3,8m…): a disc that matches one of them best
-// is no speed. All the correlations are one matrix product: the disc's shifted windows (rows) by the templates (columns),
-// each normalised to zero mean and unit length beforehand.
+// is no speed. All the correlations are one matrix product: the disc's shifted windows (rows) by the templates
+// (columns), each normalised to zero mean and unit length beforehand.
 #include "opencv_bridge.h"
 #include "disc_templates.hpp"
 #include "guarded.hpp"

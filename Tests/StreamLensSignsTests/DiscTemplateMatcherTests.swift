@@ -6,7 +6,7 @@ import Testing
 
 /// The fourth recogniser: rendered speed values, blurred, correlated with a disc. On its own it must name the generated
 /// set's signs even once they are made much softer; in the reader it must name soft discs that the glyph readers give
-/// up on, never wrongly; and its value stands only when sure and uncontradicted.
+/// up on, wrongly far less often than rightly; and its value stands only when sure and uncontradicted.
 struct DiscTemplateMatcherTests {
     @Test func aBlankDiscMatchesNothing() throws {
         let matcher = try #require(DiscTemplateMatcher())

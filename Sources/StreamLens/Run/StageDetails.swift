@@ -41,7 +41,8 @@ struct DetectionDetails: Encodable {
     enum CodingKeys: String, CodingKey { case stage, schedule }
 }
 
-/// Speed-limit reading: reading time per candidate, the text-line recogniser's model and use, the template matcher's use.
+/// Speed-limit reading: reading time per candidate, the text-line recogniser's model and use, and how often the
+/// template matcher ran.
 struct SpeedLimitDetails: Encodable {
     let ocrCalls: Int
     let ocrMedianMilliseconds: Double?
