@@ -29,8 +29,11 @@ struct DiscTemplateMatcherTests {
             guard cropper.prepareClassifierImage(planes: frame.planes, candidate: candidate) else { return }
             tried += 1
             let sharp = cropper.classifierImage
-            // Three box-blur passes of radius 3 (sigma about 4 of the 72-sample disc): softer than the soft real pastes.
-            let soft = Self.boxBlurred(sharp, side: side, radius: 3, passes: 3)
+            // Three box-blur passes of radius 3 (sigma about 3.5 of the 72-sample disc): softer than the soft real pastes.
+            var soft = sharp
+            soft.withUnsafeMutableBufferPointer {
+                BoxBlur.blur(Plane(base: $0.baseAddress!, stride: side, width: side, height: side), radius: 3, passes: 3)
+            }
             for (picture, isSoft) in [(sharp, false), (soft, true)] {
                 let match = try #require(picture.withUnsafeBufferPointer { matcher.match(gray: $0.baseAddress!, side: side) })
                 if match.value == sign.value {
@@ -63,7 +66,8 @@ struct DiscTemplateMatcherTests {
         var tried = 0
         try set.forEachSignAtItsLargest { clip, sign, frame, candidate in
             let box = candidate.box
-            Self.blurLuma(frame.planes.y, around: box, radius: 2, passes: 3)
+            BoxBlur.blur(
+                BoxBlur.region(of: frame.planes.y, around: box, margin: box.width / 3), radius: 2, passes: 3)
             tried += 1
             for withTemplates in [false, true] {
                 reader.matchesTemplates = withTemplates
@@ -110,50 +114,5 @@ struct DiscTemplateMatcherTests {
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.95)) == nil)
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.5)) == 90)
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "90", leastConfidence: 0.95)) == 90)
-    }
-
-    /// `passes` box blurs of `radius` over a `side`-square picture (edges clamped).
-    static func boxBlurred(_ picture: [UInt8], side: Int, radius: Int, passes: Int) -> [UInt8] {
-        var current = picture.map { Int($0) }
-        var next = current
-        for _ in 0..<passes {
-            for y in 0..<side {
-                for x in 0..<side {
-                    var sum = 0
-                    var count = 0
-                    for dy in -radius...radius {
-                        for dx in -radius...radius {
-                            let sy = min(max(y + dy, 0), side - 1)
-                            let sx = min(max(x + dx, 0), side - 1)
-                            sum += current[sy * side + sx]
-                            count += 1
-                        }
-                    }
-                    next[y * side + x] = sum / count
-                }
-            }
-            swap(&current, &next)
-        }
-        return current.map { UInt8($0) }
-    }
-
-    /// Blurs the luma plane in place over `box` grown by a third on each side.
-    static func blurLuma(_ plane: Plane, around box: BoundingBox, radius: Int, passes: Int) {
-        let grow = box.width / 3
-        let left = max(0, Int(box.x - grow))
-        let top = max(0, Int(box.y - grow))
-        let right = min(plane.width, Int(box.x + box.width + grow))
-        let bottom = min(plane.height, Int(box.y + box.height + grow))
-        let width = right - left
-        let height = bottom - top
-        guard width > 0, height > 0 else { return }
-        var region = [UInt8](repeating: 0, count: width * height)
-        for y in 0..<height { for x in 0..<width { region[y * width + x] = plane.row(top + y)[left + x] } }
-        // A square region keeps boxBlurred simple: blur the bounding square, write back the rectangle.
-        let side = max(width, height)
-        var square = [UInt8](repeating: 0, count: side * side)
-        for y in 0..<side { for x in 0..<side { square[y * side + x] = region[min(y, height - 1) * width + min(x, width - 1)] } }
-        let blurred = boxBlurred(square, side: side, radius: radius, passes: passes)
-        for y in 0..<height { for x in 0..<width { plane.row(top + y)[left + x] = blurred[y * side + x] } }
     }
 }

@@ -25,27 +25,9 @@ struct RingShapeTests {
 
     /// Box blur of every plane (radius in samples of that plane): a soft, out-of-focus sign.
     static func blur(_ planes: YUVPlanes, lumaRadius: Int) {
-        for (plane, radius) in [(planes.y, lumaRadius), (planes.u, max(1, lumaRadius / 2)), (planes.v, max(1, lumaRadius / 2))] {
-            var copy = [UInt8](repeating: 0, count: plane.width * plane.height)
-            for y in 0..<plane.height {
-                for x in 0..<plane.width { copy[y * plane.width + x] = plane[x, y] }
-            }
-            for y in 0..<plane.height {
-                for x in 0..<plane.width {
-                    var sum = 0
-                    var count = 0
-                    for dy in -radius...radius {
-                        for dx in -radius...radius {
-                            let sx = min(max(x + dx, 0), plane.width - 1)
-                            let sy = min(max(y + dy, 0), plane.height - 1)
-                            sum += Int(copy[sy * plane.width + sx])
-                            count += 1
-                        }
-                    }
-                    plane[x, y] = UInt8((sum + count / 2) / count)
-                }
-            }
-        }
+        BoxBlur.blur(planes.y, radius: lumaRadius)
+        BoxBlur.blur(planes.u, radius: max(1, lumaRadius / 2))
+        BoxBlur.blur(planes.v, radius: max(1, lumaRadius / 2))
     }
 
     @Test func redArcsWithoutALumaCircleAreNotARing() {
