@@ -42,6 +42,8 @@ struct SpeedLimitRealPhotoDiagnostics {
             }
             let configuration = SpeedLimitConfiguration()
             var steps: [String] = []
+            // Reads the frame's other candidates (`STREAMLENS_SIGN_OTHER_CANDIDATES`).
+            var otherReader = DiscReader()
             try set.forEachFrame(of: clip) { frame in
                 // Every frame, as in the stage: the contrast search alternates whole-frame and around-the-seeds frames.
                 locator.locate(in: frame.planes)
@@ -52,7 +54,6 @@ struct SpeedLimitRealPhotoDiagnostics {
                         truth.map { candidate.box.intersectionOverUnion($0) <= 0.3 } ?? true
                     }
                     for other in others {
-                        var otherReader = DiscReader()
                         if let reading = otherReader.read(
                             planes: frame.planes, candidate: other, engine: engine, textLine: textLine, profile: .europe,
                             minimumConfidence: configuration.minimumConfidence)
