@@ -7,7 +7,9 @@
 // cross-correlation with each value's templates, over shifts of up to a fourteenth of the disc, says which value it
 // is. Templates of value 0 hold the texts of other round signs (7,5t, 3,8m…): a disc that matches one of them best
 // is no speed. All the correlations are one matrix product: the disc's shifted windows (rows) by the templates
-// (columns), each normalised to zero mean and unit length beforehand.
+// (columns), each normalised to zero mean and unit length beforehand — what cv::matchTemplate's TM_CCOEFF_NORMED
+// computes, but one call instead of one per template (672 matchTemplate calls took 18.6 ms, the product 3.8 ms).
+// The templates are normalised once, at start-up.
 #include "opencv_bridge.h"
 #include "disc_templates.hpp"
 #include "guarded.hpp"
