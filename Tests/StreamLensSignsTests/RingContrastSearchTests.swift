@@ -93,6 +93,26 @@ struct RingContrastSearchTests {
         #expect(seed != nil, "no seed for a ring of radius \(radius): \(seeds)")
     }
 
+    /// Round 12: a ring whose measured redness over its inside is only 4 V levels (the second real set's greyish rings
+    /// around greyish insides: 4–6 levels, SIGNS.md round 12) is seeded; 3 is not. Painted 6 and 5 levels apart: the
+    /// inside box's corners reach the ring, so the search measures 4 and 3.
+    @Test(arguments: [(insideV: UInt8(122), seeded: true), (insideV: UInt8(123), seeded: false)])
+    func aRingFourLevelsRedderThanItsInsideIsSeeded(insideV: UInt8, seeded: Bool) {
+        let inside = (y: Self.castInside.y, u: Self.castInside.u, v: insideV)
+        let radius = 20.0
+        // A street as neutral as the ring (the warm one would add its redness to the ring boxes' outer edges).
+        let seeds = Self.seeds { planes in
+            SyntheticSign.paint(planes, colour: (110, 128, 128)) { _, _ in true }
+            Self.drawSign(planes, radius: radius, ring: Self.castRing, inside: inside, digits: false)
+        }
+        let seed = seeds.first { seed in
+            max(abs(Double(2 * seed.x + 1) - 150), abs(Double(2 * seed.y + 1) - 110)) <= 0.2 * radius + 2
+                && Double(2 * seed.radius) >= 0.7 * radius && Double(2 * seed.radius) <= 1.5 * radius
+        }
+        #expect((seed != nil) == seeded, "\(seeds)")
+        if seeded { #expect(seed?.redness == 4, "\(seeds)") }
+    }
+
     @Test func aCastRingIsLocatedOnlyByTheContrastSearch() {
         let draw = { (planes: YUVPlanes) in
             Self.drawSign(planes, radius: 34, ring: Self.castRing, inside: Self.castInside)
