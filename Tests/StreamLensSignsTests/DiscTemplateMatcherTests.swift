@@ -115,4 +115,26 @@ struct DiscTemplateMatcherTests {
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.5)) == 90)
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "90", leastConfidence: 0.95)) == 90)
     }
+
+    @Test func anUnsureTextLineThatSpellsTheValueInPartBacksTheMatch() {
+        let agreement = RecogniserAgreement()
+        func templatesOnly(_ value: Int, textLine text: String?) -> Bool? {
+            agreement.decide(
+                templates: DiscTemplateMatcher.Match(value: value, score: 0.7, margin: 0.03),
+                textLine: text.map { .init(text: $0, leastConfidence: 0.3) }, profile: .europe, standardRead: nil
+            )?.namedByTemplatesOnly
+        }
+        #expect(templatesOnly(100, textLine: nil) == true)
+        // A leading digit that matches, the rest unknown or matching: backed.
+        #expect(templatesOnly(100, textLine: "?0?") == false)
+        #expect(templatesOnly(40, textLine: "4?") == false)
+        #expect(templatesOnly(120, textLine: "120") == false)
+        // Only the trailing 0 (every value but 5 has it), a wrong digit, another length, nothing: not backed.
+        #expect(templatesOnly(60, textLine: "?0") == true)
+        #expect(templatesOnly(60, textLine: "80") == true)
+        #expect(templatesOnly(60, textLine: "0?") == true)
+        #expect(templatesOnly(100, textLine: "10") == true)
+        #expect(templatesOnly(100, textLine: "???") == true)
+        #expect(templatesOnly(100, textLine: "") == true)
+    }
 }

@@ -17,6 +17,8 @@
 /// - When the text line decides nothing either, the template matcher's value stands if the disc correlates with it
 ///   at least ``templateScore`` and leads every other value by ``templateMargin``, it has two digits or more, and
 ///   neither the standard crop's Tesseract read nor a sure text-line read names something else (SIGNS.md round 11).
+///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
+///   read spells it in part (``text(_:partlySpells:)``, round 12).
 ///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
 ///   compete, so a disc that looks most like a 5 is named nothing.
 struct RecogniserAgreement: Sendable, Equatable {
@@ -119,7 +121,23 @@ struct RecogniserAgreement: Sendable, Equatable {
         if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
-        reading.namedByTemplatesOnly = true
+        reading.namedByTemplatesOnly = !(textLine.map { Self.text($0.text, partlySpells: value) } ?? false)
         return reading
+    }
+
+    /// Whether a text-line read too unsure to stand on its own still spells `value` in part: as many characters,
+    /// every digit it names is the value's digit there, and at least one of them is not the last — every value but 5
+    /// ends in 0, so a lone trailing "0" backs them all. Such a read backs a template match: on the second real set
+    /// 8 template values were backed so ("4?" for 40, "?0?" for 100, an unsure "120"), none of the 5 wrong ones.
+    static func text(_ text: String, partlySpells value: Int) -> Bool {
+        let digits = Array(String(value))
+        let characters = Array(text)
+        guard characters.count == digits.count else { return false }
+        var namesALeadingDigit = false
+        for (index, character) in characters.enumerated() where character != "?" {
+            guard character == digits[index] else { return false }
+            if index < digits.count - 1 { namesALeadingDigit = true }
+        }
+        return namesALeadingDigit
     }
 }
