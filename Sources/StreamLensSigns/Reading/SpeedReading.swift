@@ -4,8 +4,8 @@ public struct SpeedReading: Sendable, Equatable {
     public var confidence: Double
     /// The last digit is a "0" because the glyph has its shape (``ZeroShape``), not because Tesseract read it so.
     var lastDigitFromShape = false
-    /// Only the template matcher named it (``DiscTemplateMatcher``): no reader saw the digits, so ``SignVote`` wants
-    /// more such reads before it believes them.
+    /// Only the template matcher named it (``DiscTemplateMatcher``): no reader saw the digits, not even in part, so
+    /// ``SignVote`` wants more such reads before it believes them.
     var namedByTemplatesOnly = false
 
     public init(value: Int, confidence: Double) {
