@@ -59,6 +59,23 @@ struct SignVoteTests {
         #expect(vote.decide(reads: reads([90, 90, 90, 50, 50], templatesOnly: [true, true, true, true, false]), sightings: 8) == nil)
     }
 
+    @Test func aGlyphReaderThatReadAnotherValueSilencesATemplatesOnlyWinner() {
+        func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
+            zip(values, templatesOnly).map { value, onlyTemplates in
+                var reading = SpeedReading(value: value, confidence: 0.7)
+                reading.namedByTemplatesOnly = onlyTemplates
+                return reading
+            }
+        }
+        let vote = SignVote()
+        // Five template matches of 60 and one text-line read of 80: 60 has five sixths, yet no winner.
+        let sixties = [Bool](repeating: true, count: 5)
+        #expect(vote.decide(reads: reads([60, 60, 60, 60, 60, 80], templatesOnly: sixties + [false]), sightings: 8) == nil)
+        // Another template match of 80 does not silence it; a glyph read of 60 among the winners lifts the rule.
+        #expect(vote.decide(reads: reads([60, 60, 60, 60, 60, 80], templatesOnly: sixties + [true]), sightings: 8)?.reading.value == 60)
+        #expect(vote.decide(reads: reads([60, 60, 60, 60, 60, 80], templatesOnly: [false] + sixties.dropLast() + [false]), sightings: 8)?.reading.value == 60)
+    }
+
     @Test func stricterVoteNeedsMoreReads() {
         let vote = SignVote(minimumAgreeingReads: 5, requiredAgreement: 0.9)
         #expect(vote.decide(reads: Self.reads([70, 70, 70, 70]), sightings: 8) == nil)

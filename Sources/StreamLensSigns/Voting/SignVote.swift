@@ -25,7 +25,10 @@ public struct SignVote: Sendable, Equatable {
     /// needs `min(minimumAgreeingReads, sightings)` agreeing reads (all of ``minimumAgreeingReads`` while in view) —
     /// a still image, seen once, confirms with its one read, while a sign seen ten times needs two — and at least
     /// ``requiredAgreement`` of all reads. A tie is no winner. A winner named only by the template matcher needs
-    /// ``minimumTemplateOnlyReads``. The confidence is the mean confidence of the agreeing reads.
+    /// ``minimumTemplateOnlyReads``, and no read of another value by a reader that saw digits: the templates are the
+    /// weakest evidence, so one glyph reader's disagreement silences them (a soft "80" of the second real set matched
+    /// 60 on five frames and was read 80 by the text line on two; SIGNS.md round 12). The confidence is the mean
+    /// confidence of the agreeing reads.
     public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {
         guard !reads.isEmpty else { return nil }
         var best: (value: Int, count: Int, confidenceSum: Double, allFromTemplates: Bool)?
@@ -49,6 +52,11 @@ public struct SignVote: Sendable, Equatable {
             }
         }
         guard let best, !tied else { return nil }
+        if best.allFromTemplates,
+            reads.contains(where: { $0.value != best.value && !$0.namedByTemplatesOnly })
+        {
+            return nil
+        }
         let needed =
             best.allFromTemplates
             ? minimumTemplateOnlyReads : min(minimumAgreeingReads, max(1, sightings ?? minimumAgreeingReads))
