@@ -41,39 +41,37 @@ struct SignVoteTests {
 
     /// Reads only the template matcher made need three agreeing, even of a sign seen once or twice; one read that a
     /// glyph reader made among them is enough to fall back to the usual two.
-    @Test func valuesNamedOnlyByTemplatesNeedThreeReads() {
-        func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
-            zip(values, templatesOnly).map { value, onlyTemplates in
-                var reading = SpeedReading(value: value, confidence: 0.7)
-                reading.namedByTemplatesOnly = onlyTemplates
-                return reading
-            }
+    /// Reads of `values` at confidence 0.7, each marked as named by the templates alone or not.
+    static func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
+        zip(values, templatesOnly).map { value, onlyTemplates in
+            var reading = SpeedReading(value: value, confidence: 0.7)
+            reading.namedByTemplatesOnly = onlyTemplates
+            return reading
         }
+    }
+
+    @Test func valuesNamedOnlyByTemplatesNeedThreeReads() {
         let vote = SignVote()
-        #expect(vote.decide(reads: reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
-        #expect(vote.decide(reads: reads([90, 90], templatesOnly: [true, true]), sightings: 2) == nil)
-        #expect(vote.decide(reads: reads([90], templatesOnly: [true]), sightings: 1) == nil)
-        #expect(vote.decide(reads: reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
-        #expect(vote.decide(reads: reads([90, 90], templatesOnly: [true, false]), sightings: 6)?.reading.value == 90)
+        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
+        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 2) == nil)
+        #expect(vote.decide(reads: Self.reads([90], templatesOnly: [true]), sightings: 1) == nil)
+        #expect(vote.decide(reads: Self.reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
+        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, false]), sightings: 6)?.reading.value == 90)
         // Still two thirds of all reads.
-        #expect(vote.decide(reads: reads([90, 90, 90, 50, 50], templatesOnly: [true, true, true, true, false]), sightings: 8) == nil)
+        #expect(vote.decide(reads: Self.reads([90, 90, 90, 50, 50], templatesOnly: [true, true, true, true, false]), sightings: 8) == nil)
     }
 
     @Test func aGlyphReaderThatReadAnotherValueSilencesATemplatesOnlyWinner() {
-        func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
-            zip(values, templatesOnly).map { value, onlyTemplates in
-                var reading = SpeedReading(value: value, confidence: 0.7)
-                reading.namedByTemplatesOnly = onlyTemplates
-                return reading
-            }
-        }
         let vote = SignVote()
         // Five template matches of 60 and one text-line read of 80: 60 has five sixths, yet no winner.
+        let values = [60, 60, 60, 60, 60, 80]
         let sixties = [Bool](repeating: true, count: 5)
-        #expect(vote.decide(reads: reads([60, 60, 60, 60, 60, 80], templatesOnly: sixties + [false]), sightings: 8) == nil)
+        #expect(vote.decide(reads: Self.reads(values, templatesOnly: sixties + [false]), sightings: 8) == nil)
         // Another template match of 80 does not silence it; a glyph read of 60 among the winners lifts the rule.
-        #expect(vote.decide(reads: reads([60, 60, 60, 60, 60, 80], templatesOnly: sixties + [true]), sightings: 8)?.reading.value == 60)
-        #expect(vote.decide(reads: reads([60, 60, 60, 60, 60, 80], templatesOnly: [false] + sixties.dropLast() + [false]), sightings: 8)?.reading.value == 60)
+        let eightyByTemplates = Self.reads(values, templatesOnly: sixties + [true])
+        #expect(vote.decide(reads: eightyByTemplates, sightings: 8)?.reading.value == 60)
+        let oneSixtyByGlyphs = Self.reads(values, templatesOnly: [false, true, true, true, true, false])
+        #expect(vote.decide(reads: oneSixtyByGlyphs, sightings: 8)?.reading.value == 60)
     }
 
     @Test func stricterVoteNeedsMoreReads() {
