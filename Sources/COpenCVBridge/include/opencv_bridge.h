@@ -231,7 +231,7 @@ void slcv_disc_classifier_destroy(slcv_disc_classifier *classifier);
 
 /// An opaque set of rendered speed-value templates (every European value in four road fonts at three digit sizes,
 /// and the texts of other round signs such as 7,5t as value 0; compiled in from disc_templates.hpp), each blurred
-/// at start-up to three strengths.
+/// at start-up twice and smeared sideways twice.
 typedef struct slcv_disc_templates slcv_disc_templates;
 
 /// The best match of one disc: the speed value whose templates correlate best, and how well.

@@ -4,7 +4,7 @@ import StreamLensCore
 /// holds digits with Tesseract, decides with a ``VariantVote``, and checks that decision against the independent
 /// ``SpeedDiscClassifier`` (``RecogniserAgreement``). When those two decide nothing, the ``TextLineRecogniser`` reads
 /// the disc's grey middle band as a line of text, and when that decides nothing either, the ``DiscTemplateMatcher``
-/// compares the whole disc with rendered, blurred speed values.
+/// compares the whole disc with rendered, blurred and smeared speed values.
 ///
 /// A clean sign costs one OCR call and a hard one at most ``maximumOCRCalls`` plus one text-line read; variants the
 /// cropper rejects (no digits, extra marks…) and pictures identical to one already read cost none.
