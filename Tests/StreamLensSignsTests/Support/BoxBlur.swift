@@ -28,6 +28,21 @@ enum BoxBlur {
         }
     }
 
+    /// Smears `plane` in place along its rows with a `length`-sample box (a camera panning or shaking while the
+    /// shutter is open); samples beyond the row's ends repeat the end, values round to nearest.
+    static func smear(_ plane: Plane, length: Int) {
+        var row = [Int](repeating: 0, count: plane.width)
+        let before = (length - 1) / 2
+        for y in 0..<plane.height {
+            for x in 0..<plane.width { row[x] = Int(plane[x, y]) }
+            for x in 0..<plane.width {
+                var sum = 0
+                for dx in -before..<(length - before) { sum += row[min(max(x + dx, 0), plane.width - 1)] }
+                plane[x, y] = UInt8((sum + length / 2) / length)
+            }
+        }
+    }
+
     /// The part of `plane` inside `box` grown by `margin` on every side (clipped to the plane), as a view of it.
     static func region(of plane: Plane, around box: BoundingBox, margin: Double) -> Plane {
         let left = max(0, Int(box.x - margin))
