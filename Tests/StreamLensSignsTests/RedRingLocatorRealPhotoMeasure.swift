@@ -52,6 +52,13 @@ struct RedRingLocatorRealPhotoMeasure {
         if setting("SEED_RADII_FINE") == 1 {
             locator.contrastSearch.radii = [8, 9, 11, 12, 14, 16, 19, 22, 25, 29, 34, 39, 45, 52, 60, 69, 80]
         }
+        if let value = setting("SYMMETRY_CHECKS") { locator.maximumSymmetryChecks = Int(value) }
+        if let value = setting("SYMMETRY_SEEDS") { locator.symmetrySearch.maximumSeeds = Int(value) }
+        if let value = setting("SYMMETRY_GRADIENT") { locator.symmetrySearch.minimumGradient = Int(value) }
+        if let value = setting("SYMMETRY_FULL") { locator.symmetrySearch.fullVoteGradient = Int(value) }
+        if let value = setting("SYMMETRY_INTERVAL") { locator.symmetrySearchInterval = Int(value) }
+        if let value = setting("SYMMETRY_CELL") { locator.symmetrySearch.smallestCell = Int(value) }
+        if let value = setting("SYMMETRY_SCORE") { locator.symmetrySearch.minimumScore = value }
         if let value = setting("FIT_INLIERS") { locator.edgeFit.minimumInliers = Int(value) }
         if let value = setting("FIT_DROP") { locator.edgeFit.minimumDrop = value }
     }

@@ -75,6 +75,8 @@ struct RingEdgeFitTests {
             var locator = RedRingLocator()
             locator.circleFinder?.accumulatorThreshold = 10_000
             locator.fitsRingEdges = fitting
+            // The contrast seed's path alone (the shape search fits edges around its own seeds).
+            locator.maximumSymmetryChecks = 0
             let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Scene.warmScene)
             return image.withPlanes { planes in
                 Scene.drawSign(planes, radius: 30, ring: Scene.castRing, inside: Scene.castInside)

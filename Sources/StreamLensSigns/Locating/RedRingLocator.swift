@@ -90,6 +90,14 @@ struct RedRingLocator {
     /// Inner-to-outer radius shares of the ring tried on a fitted edge: a sign's 0.78, then a thinner ring.
     var fittedRingShares = [0.78, 0.88]
     var insideCheck = InsideRelativeRingCheck()
+    /// Round things found by luma edges alone, whatever their colour (``RadialSymmetrySearch``).
+    var symmetrySearch = RadialSymmetrySearch()
+    /// Seeds of ``symmetrySearch`` confirmed per frame, highest first; 0 turns the search off.
+    var maximumSymmetryChecks = 16
+    /// The shape search runs on one frame in this many; the frames between check its last seeds again (a sign moves
+    /// a few pixels between analysed frames, and the ring's fitted edge follows it).
+    var symmetrySearchInterval = 1
+    private var framesSinceSymmetrySearch = Int.max
 
     /// The red mask of the last frame (``buildRedMask(planes:width:height:)``): 0, 1 (faintly red, redder than the
     /// scene) or 2 (red on its own), row-major at chroma resolution.
@@ -169,7 +177,11 @@ struct RedRingLocator {
                 candidates.append(confirmed)
             }
         }
+        if maximumContrastChecks > 0 || maximumSymmetryChecks > 0 {
+            lumaSums.build(from: planes.y, width: width, height: height, step: 2)
+        }
         if maximumContrastChecks > 0 { addRingsByContrast(planes: planes, width: width, height: height) }
+        if maximumSymmetryChecks > 0 { addRingsBySymmetry(planes: planes) }
         // Largest (nearest) first: the tracker associates them in this order.
         candidates.sort { $0.diameter > $1.diameter }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
@@ -182,7 +194,6 @@ struct RedRingLocator {
     /// Seeds where a candidate already is are skipped.
     private mutating func addRingsByContrast(planes: YUVPlanes, width: Int, height: Int) {
         guard let circleFinder else { return }
-        lumaSums.build(from: planes.y, width: width, height: height, step: 2)
         if framesSinceContrastSearch >= contrastSearchInterval - 1 || contrastSearch.frameSize != (width, height) {
             contrastSearch.search(v: vSums, luma: lumaSums)
             framesSinceContrastSearch = 0
@@ -223,6 +234,40 @@ struct RedRingLocator {
             }
             if found == nil { found = fittedRing(near: (centerX, centerY), radius: radius, planes: planes) }
             if let found { candidates.append(found) }
+        }
+    }
+
+    /// Round things found by their luma edges alone (``RadialSymmetrySearch``): rings too grey or too dark for the
+    /// colour searches. Each of the first ``maximumSymmetryChecks`` seeds not already a candidate is confirmed as the
+    /// colour seeds are, without a Hough transform: the seed's circle through ``insideCheck`` (as either edge of the
+    /// ring or its middle), else the ring's inner edge fitted around it (``fittedRing(near:radius:)``).
+    private mutating func addRingsBySymmetry(planes: YUVPlanes) {
+        if framesSinceSymmetrySearch >= symmetrySearchInterval - 1
+            || symmetrySearch.frameSize != (lumaSums.width, lumaSums.height)
+        {
+            symmetrySearch.search(luma: lumaSums)
+            framesSinceSymmetrySearch = 0
+        } else {
+            framesSinceSymmetrySearch += 1
+        }
+        for seed in symmetrySearch.seeds.prefix(maximumSymmetryChecks) {
+            // Chroma sample i is centred on luma 2i + 1.
+            let center = (x: Double(2 * seed.x + 1), y: Double(2 * seed.y + 1))
+            let radius = Double(2 * seed.radius)
+            let known = candidates.contains {
+                let dx = $0.centerX - center.x
+                let dy = $0.centerY - center.y
+                return (dx * dx + dy * dy).squareRoot() < max($0.radiusX, $0.radiusY, radius)
+            }
+            if known { continue }
+            let circle = CircleFinder.Circle(x: center.x, y: center.y, radius: radius)
+            guard let ring = insideCheck.ring(around: circle, in: planes)
+                ?? fittedRing(near: center, radius: radius, planes: planes)
+            else { continue }
+            // The sizes the red mask's rings must have: smaller is unreadable, larger is not a sign.
+            guard ring.diameter >= minimumDiameter, ring.diameter <= Double(planes.y.height) * maximumDiameterShare
+            else { continue }
+            candidates.append(ring)
         }
     }
 

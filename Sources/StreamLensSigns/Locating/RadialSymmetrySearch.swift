@@ -1,0 +1,335 @@
+/// Finds where round signs may be from their shape alone: places that many luma edges point at from the same
+/// distance, as the edges of a circle do (a radial-symmetry transform, after Loy and Zelinsky's fast radial symmetry).
+///
+/// The colour searches (the red mask, ``RingContrastSearch``) miss rings that are barely redder than anything around
+/// them: greyish or brownish rings around greyish insides, and dark signs against a bright sky. On the second
+/// real-photo set the inside check passed with the true circle on about 270 of the 419 sign frames never located,
+/// but no colour seed was there to try it (SIGNS.md, round 13). The ring's edges are there whatever its colour: the
+/// inside meets the ring, the ring meets the scene. So:
+/// - luma at chroma resolution (the locator's summed-area table) gives gradients at three scales: at scale `s`, on
+///   every `s`-th sample, the mean of a strip `2s` wide on one side minus that on the other; samples whose gradient
+///   reaches ``minimumGradient`` are edges. Small rings are searched with fine edges, large ones with coarse edges
+///   (fewer, and steadier across a soft ring's wider edge);
+/// - at each radius of its scale every edge votes for the two places that distance away along its gradient (either
+///   polarity: a dark ring around a bright inside and a dark sign against a bright sky both count), its vote
+///   weighted by its gradient up to ``fullVoteGradient``, into cells about a sixth of the radius wide;
+/// - a place's score is the votes of the 3 × 3 cells around it over the circle's circumference (in edges of its
+///   scale); local maxima are seeds, the ``maximumSeeds`` highest kept, of overlapping ones the higher.
+/// Seeds are only places to look: the locator confirms each with ``InsideRelativeRingCheck`` (ring redder and darker
+/// than its inside) or a ring edge fitted around it, as it does the colour seeds.
+///
+/// ## Thread Safety
+/// Not synchronized: keeps its edges, vote grid and seeds between calls. One search per locator.
+struct RadialSymmetrySearch {
+    /// A place where a round thing may be, in chroma samples.
+    struct Seed: Equatable {
+        var x: Int
+        var y: Int
+        /// Distance of the edges that voted for it: the ring's inner or outer edge.
+        var radius: Int
+        /// Weighted votes over the circumference (a whole circle of full-strength edges scores about 2).
+        var score: Double
+    }
+
+    /// Edge distances searched (chroma samples) by the scale of the edges that vote for them: from a 24 px sign's
+    /// inner edge (4.7) to a 200 px sign's outer one.
+    var scales: [(step: Int, radii: [Int])] = [(1, [4, 5, 6, 8]), (2, [10, 13, 16]), (4, [20, 25, 32, 40])]
+    /// Smallest gradient of an edge: levels between the means on either side.
+    var minimumGradient = 25
+    /// Gradient at which an edge's vote reaches full weight (weaker edges vote less).
+    var fullVoteGradient = 30
+    /// Smallest vote cell (chroma samples): cells are a sixth of the radius wide, but not smaller than this.
+    var smallestCell = 1
+    /// Seeds kept per frame, highest first.
+    var maximumSeeds = 16
+    /// Lowest score of a seed.
+    var minimumScore = 0.8
+
+    /// Seeds of the last ``search(luma:)``, highest first.
+    private(set) var seeds: [Seed] = []
+    /// Grid size of the last search (its seeds mean nothing in a frame of another size).
+    private(set) var frameSize = (width: 0, height: 0)
+
+    /// An edge sample: its centre (position + 0.5, so that truncating a vote's position rounds it), unit gradient
+    /// and vote weight (1…``voteScale``).
+    private struct Edge {
+        var x: Float
+        var y: Float
+        var dx: Float
+        var dy: Float
+        var weight: Int32
+    }
+
+    /// The edges of the scale being searched (kept between scales and frames).
+    private var edges: [Edge] = []
+    /// Running sums along the row being searched for edges (see ``collectEdges(luma:step:)``).
+    private var across: [Int32] = []
+    private var upDown: [Int32] = []
+    /// Votes of one radius, cell by cell (kept between radii and frames).
+    private var votes: [Int32] = []
+    /// Votes summed along rows, three cells at a time (kept between radii and frames).
+    private var rowSums: [Int32] = []
+    /// A full-weight vote.
+    private static let voteScale: Int32 = 16
+
+    /// Searches the luma sampled at chroma resolution (`luma`, a summed-area table).
+    mutating func search(luma: SummedArea) {
+        seeds.removeAll(keepingCapacity: true)
+        let width = luma.width
+        let height = luma.height
+        frameSize = (width, height)
+        for (step, radii) in scales where 4 * step + 2 < min(width, height) {
+            collectEdges(luma: luma, step: step)
+            for radius in radii where 2 * radius + 2 <= min(width, height) {
+                vote(radius: radius, step: step, width: width, height: height)
+            }
+        }
+    }
+
+    /// Fills the edge list with the edges at scale `step`: every `step`-th sample of every `step`-th row (`2·step`
+    /// from the border) where the mean of the strip `2·step` wide on one side differs from the other's by at least
+    /// ``minimumGradient``, horizontally and vertically combined.
+    ///
+    /// Per row, two running sums along it come from the summed-area table: `across[x]`, the band of rows around the
+    /// sample left of column x (horizontal gradients are differences of it), and `upDown[x]`, the band below minus the
+    /// band above, left of column x (vertical ones). A sample's gradient is then six lookups, eight samples at a time
+    /// on the finest scale, where most are not edges.
+    private mutating func collectEdges(luma: SummedArea, step: Int) {
+        edges.removeAll(keepingCapacity: true)
+        let width = luma.width
+        let height = luma.height
+        // Each strip is 2·step by 2·step + 1 samples; compare sums, not means.
+        let area = Int32(2 * step * (2 * step + 1))
+        let minimumSum = Int32(minimumGradient) * area
+        let minimumSquare = minimumSum * minimumSum
+        let fullSum = Float(Int32(fullVoteGradient) * area)
+        let reach = 2 * step
+        if across.count < width + 1 {
+            across = [Int32](repeating: 0, count: width + 1)
+            upDown = [Int32](repeating: 0, count: width + 1)
+        }
+        // Moved out of `self` while in use: ``addEdge(x:y:gx:gy:fullSum:)`` appends to its edges meanwhile.
+        var band: [Int32] = []
+        var difference: [Int32] = []
+        swap(&band, &across)
+        swap(&difference, &upDown)
+        defer {
+            swap(&band, &across)
+            swap(&difference, &upDown)
+        }
+        luma.withUnsafeSums { table, stride in
+            band.withUnsafeMutableBufferPointer { bandBuffer in
+                difference.withUnsafeMutableBufferPointer { differenceBuffer in
+                    let across = bandBuffer.baseAddress!
+                    let upDown = differenceBuffer.baseAddress!
+                    var y = reach
+                    while y < height - reach {
+                        // Table row r sums the rows above r: the band is rows y − step … y + step; below is
+                        // y + 1 … y + 2·step, above y − 2·step … y − 1.
+                        let bandTop = table + (y - step) * stride
+                        let bandBottom = table + (y + step + 1) * stride
+                        let belowTop = table + (y + 1) * stride
+                        let belowBottom = table + (y + reach + 1) * stride
+                        let aboveTop = table + (y - reach) * stride
+                        let aboveBottom = table + y * stride
+                        for x in 0...width {
+                            across[x] = bandBottom[x] &- bandTop[x]
+                            upDown[x] = (belowBottom[x] &- belowTop[x]) &- (aboveBottom[x] &- aboveTop[x])
+                        }
+                        // Horizontal: columns x + 1 … x + 2·step minus x − 2·step … x − 1; vertical: the band
+                        // difference over columns x − step … x + step.
+                        func gradient(_ x: Int) -> (gx: Int32, gy: Int32) {
+                            let gx = (across[x + reach + 1] &- across[x + 1]) &- (across[x] &- across[x - reach])
+                            let gy = upDown[x + step + 1] &- upDown[x - step]
+                            return (gx, gy)
+                        }
+                        var x = reach
+                        if step == 1 {
+                            let bar = SIMD8<Int32>(repeating: minimumSquare)
+                            while x + 8 <= width - reach {
+                                let gx = (Self.load(across + x + 3) &- Self.load(across + x + 1))
+                                    &- (Self.load(across + x) &- Self.load(across + x - 2))
+                                let gy = Self.load(upDown + x + 2) &- Self.load(upDown + x - 1)
+                                let squares = gx &* gx &+ gy &* gy
+                                if any(squares .>= bar) {
+                                    for lane in 0..<8 where squares[lane] >= minimumSquare {
+                                        addEdge(x: x + lane, y: y, gx: gx[lane], gy: gy[lane], fullSum: fullSum)
+                                    }
+                                }
+                                x += 8
+                            }
+                        }
+                        while x < width - reach {
+                            let (gx, gy) = gradient(x)
+                            if gx &* gx &+ gy &* gy >= minimumSquare {
+                                addEdge(x: x, y: y, gx: gx, gy: gy, fullSum: fullSum)
+                            }
+                            x += step
+                        }
+                        y += step
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the edge at sample (`x`, `y`) with gradient (`gx`, `gy`) (strip sums; `fullSum` weighs a full vote).
+    @inline(__always)
+    private mutating func addEdge(x: Int, y: Int, gx: Int32, gy: Int32, fullSum: Float) {
+        let magnitude = Float(gx * gx + gy * gy).squareRoot()
+        edges.append(Edge(
+            x: Float(x) + 0.5, y: Float(y) + 0.5, dx: Float(gx) / magnitude, dy: Float(gy) / magnitude,
+            weight: max(1, Int32(Float(Self.voteScale) * min(1, magnitude / fullSum)))))
+    }
+
+    /// Votes the edges (of scale `step`) at distance `radius` into cells, sums each cell's 3 × 3 neighbourhood and
+    /// keeps the local maxima of those scores.
+    private mutating func vote(radius: Int, step: Int, width: Int, height: Int) {
+        let cell = max(smallestCell, radius / 6)
+        let perCell = 1 / Float(cell)
+        let columns = (width + cell - 1) / cell
+        let rows = (height + cell - 1) / cell
+        guard columns > 4, rows > 4 else { return }
+        let count = columns * rows
+        if votes.count < count {
+            votes = [Int32](repeating: 0, count: count)
+            rowSums = [Int32](repeating: 0, count: count)
+        }
+        let distance = Float(radius)
+        // Full votes of a whole circle of edges of this scale (one edge every `step` samples of each row and column).
+        let circumference = 2 * Double.pi * Double(radius) * Double(Self.voteScale) / Double(step)
+        let scoreBar = Int32(minimumScore * circumference)
+        // The grids are moved out of `self` while they are used, so that ``keep(_:)`` may change the seeds meanwhile.
+        var scores: [Int32] = []
+        var sums: [Int32] = []
+        swap(&scores, &votes)
+        swap(&sums, &rowSums)
+        defer {
+            swap(&scores, &votes)
+            swap(&sums, &rowSums)
+        }
+        scores.withUnsafeMutableBufferPointer { scoreBuffer in
+            sums.withUnsafeMutableBufferPointer { sumBuffer in
+                let grid = scoreBuffer.baseAddress!
+                let rowSum = sumBuffer.baseAddress!
+                grid.update(repeating: 0, count: count)
+                let limitX = Float(width)
+                let limitY = Float(height)
+                for edge in edges {
+                    let dx = edge.dx * distance
+                    let dy = edge.dy * distance
+                    // Both polarities: towards the brighter side and towards the darker one. Positions are kept only
+                    // when non-negative, so truncation rounds them (edge positions carry + 0.5).
+                    let brighterX = edge.x + dx
+                    let brighterY = edge.y + dy
+                    if brighterX >= 0, brighterY >= 0, brighterX < limitX, brighterY < limitY {
+                        grid[Int(brighterY * perCell) * columns + Int(brighterX * perCell)] &+= edge.weight
+                    }
+                    let darkerX = edge.x - dx
+                    let darkerY = edge.y - dy
+                    if darkerX >= 0, darkerY >= 0, darkerX < limitX, darkerY < limitY {
+                        grid[Int(darkerY * perCell) * columns + Int(darkerX * perCell)] &+= edge.weight
+                    }
+                }
+                // Scores: the 3 × 3 cells' votes, summed along rows, then down columns back into the vote grid (the
+                // outermost cells score 0). Eight cells at a time.
+                for row in 0..<rows {
+                    let line = grid + row * columns
+                    let sums = rowSum + row * columns
+                    sums[0] = 0
+                    sums[columns - 1] = 0
+                    var column = 1
+                    while column + 8 <= columns - 1 {
+                        Self.store(
+                            Self.load(line + column - 1) &+ Self.load(line + column) &+ Self.load(line + column + 1),
+                            at: sums + column)
+                        column += 8
+                    }
+                    while column < columns - 1 {
+                        sums[column] = line[column - 1] &+ line[column] &+ line[column + 1]
+                        column += 1
+                    }
+                }
+                grid.update(repeating: 0, count: columns)
+                (grid + (rows - 1) * columns).update(repeating: 0, count: columns)
+                for row in 1..<(rows - 1) {
+                    let above = rowSum + (row - 1) * columns
+                    let middle = above + columns
+                    let below = middle + columns
+                    let line = grid + row * columns
+                    var column = 0
+                    while column + 8 <= columns {
+                        Self.store(
+                            Self.load(above + column) &+ Self.load(middle + column) &+ Self.load(below + column),
+                            at: line + column)
+                        column += 8
+                    }
+                    while column < columns {
+                        line[column] = above[column] &+ middle[column] &+ below[column]
+                        column += 1
+                    }
+                }
+                // A seed is a cell whose score beats its eight neighbours' (ties go to the first in raster order).
+                let bar = SIMD8<Int32>(repeating: scoreBar)
+                for row in 1..<(rows - 1) {
+                    let line = grid + row * columns
+                    var column = 1
+                    while column < columns - 1 {
+                        // Eight cells below the bar at once: most of the grid.
+                        if column + 8 <= columns - 1, !any(Self.load(line + column) .>= bar) {
+                            column += 8
+                            continue
+                        }
+                        let end = min(column + 8, columns - 1)
+                        while column < end {
+                            defer { column += 1 }
+                            let centre = line[column]
+                            guard centre >= scoreBar else { continue }
+                            let above = line - columns + column
+                            let below = line + columns + column
+                            guard above[-1] < centre, above[0] < centre, above[1] < centre,
+                                line[column - 1] < centre, line[column + 1] <= centre,
+                                below[-1] <= centre, below[0] <= centre, below[1] <= centre
+                            else { continue }
+                            keep(Seed(
+                                x: column * cell + cell / 2, y: row * cell + cell / 2, radius: radius,
+                                score: Double(centre) / circumference))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func load(_ cells: UnsafePointer<Int32>) -> SIMD8<Int32> {
+        UnsafeRawPointer(cells).loadUnaligned(as: SIMD8<Int32>.self)
+    }
+
+    @inline(__always)
+    private static func store(_ value: SIMD8<Int32>, at cells: UnsafeMutablePointer<Int32>) {
+        UnsafeMutableRawPointer(cells).storeBytes(of: value, as: SIMD8<Int32>.self)
+    }
+
+    /// Adds `seed` unless an overlapping seed scores at least as high; removes the overlapping seeds it beats; keeps
+    /// the highest ``maximumSeeds``.
+    private mutating func keep(_ seed: Seed) {
+        var index = 0
+        while index < seeds.count {
+            let other = seeds[index]
+            let dx = other.x - seed.x
+            let dy = other.y - seed.y
+            let reach = max(other.radius, seed.radius)
+            if dx * dx + dy * dy < reach * reach {
+                if other.score >= seed.score { return }
+                seeds.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        let position = seeds.firstIndex { $0.score < seed.score } ?? seeds.count
+        guard position < maximumSeeds else { return }
+        seeds.insert(seed, at: position)
+        if seeds.count > maximumSeeds { seeds.removeLast() }
+    }
+}
