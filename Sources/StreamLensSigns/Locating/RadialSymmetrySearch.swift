@@ -235,18 +235,18 @@ struct RadialSymmetrySearch {
                 // outermost cells score 0). Eight cells at a time.
                 for row in 0..<rows {
                     let line = grid + row * columns
-                    let sums = rowSum + row * columns
-                    sums[0] = 0
-                    sums[columns - 1] = 0
+                    let lineSums = rowSum + row * columns
+                    lineSums[0] = 0
+                    lineSums[columns - 1] = 0
                     var column = 1
                     while column + 8 <= columns - 1 {
                         Self.store(
                             Self.load(line + column - 1) &+ Self.load(line + column) &+ Self.load(line + column + 1),
-                            at: sums + column)
+                            at: lineSums + column)
                         column += 8
                     }
                     while column < columns - 1 {
-                        sums[column] = line[column - 1] &+ line[column] &+ line[column + 1]
+                        lineSums[column] = line[column - 1] &+ line[column] &+ line[column + 1]
                         column += 1
                     }
                 }
