@@ -56,7 +56,6 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("SYMMETRY_SEEDS") { locator.symmetrySearch.maximumSeeds = Int(value) }
         if let value = setting("SYMMETRY_GRADIENT") { locator.symmetrySearch.minimumGradient = Int(value) }
         if let value = setting("SYMMETRY_FULL") { locator.symmetrySearch.fullVoteGradient = Int(value) }
-        if let value = setting("SYMMETRY_INTERVAL") { locator.symmetrySearchInterval = Int(value) }
         if let value = setting("SYMMETRY_CELL") { locator.symmetrySearch.smallestCell = Int(value) }
         if let value = setting("SYMMETRY_SCORE") { locator.symmetrySearch.minimumScore = value }
         if let value = setting("FIT_INLIERS") { locator.edgeFit.minimumInliers = Int(value) }

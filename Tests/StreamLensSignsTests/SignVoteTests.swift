@@ -39,8 +39,6 @@ struct SignVoteTests {
         #expect(abs((decision?.reading.confidence ?? 0) - 0.9) < 1e-9)
     }
 
-    /// Reads only the template matcher made need three agreeing, even of a sign seen once or twice; one read that a
-    /// glyph reader made among them is enough to fall back to the usual two.
     /// Reads of `values` at confidence 0.7, each marked as named by the templates alone or not.
     static func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
         zip(values, templatesOnly).map { value, onlyTemplates in
@@ -50,6 +48,8 @@ struct SignVoteTests {
         }
     }
 
+    /// Reads only the template matcher made need three agreeing, even of a sign seen once or twice; one read that a
+    /// glyph reader made among them is enough to fall back to the usual two.
     @Test func valuesNamedOnlyByTemplatesNeedThreeReads() {
         let vote = SignVote()
         #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)

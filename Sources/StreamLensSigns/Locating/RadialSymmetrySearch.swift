@@ -47,8 +47,6 @@ struct RadialSymmetrySearch {
 
     /// Seeds of the last ``search(luma:)``, highest first.
     private(set) var seeds: [Seed] = []
-    /// Grid size of the last search (its seeds mean nothing in a frame of another size).
-    private(set) var frameSize = (width: 0, height: 0)
 
     /// An edge sample: its centre (position + 0.5, so that truncating a vote's position rounds it), unit gradient
     /// and vote weight (1…``voteScale``).
@@ -77,7 +75,6 @@ struct RadialSymmetrySearch {
         seeds.removeAll(keepingCapacity: true)
         let width = luma.width
         let height = luma.height
-        frameSize = (width, height)
         for (step, radii) in scales where 4 * step + 2 < min(width, height) {
             collectEdges(luma: luma, step: step)
             for radius in radii where 2 * radius + 2 <= min(width, height) {

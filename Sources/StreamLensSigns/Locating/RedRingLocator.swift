@@ -97,11 +97,6 @@ struct RedRingLocator {
     var symmetrySearch = RadialSymmetrySearch()
     /// Seeds of ``symmetrySearch`` confirmed per frame, highest first; 0 turns the search off.
     var maximumSymmetryChecks = 16
-    /// The shape search runs on one frame in this many; the frames between check its last seeds again. 1: on the
-    /// second real-photo set every second frame located 783 instead of 897 of 1141 sign frames (a sign moves and
-    /// grows between analysed frames more than the confirmation around an old seed follows).
-    var symmetrySearchInterval = 1
-    private var framesSinceSymmetrySearch = Int.max
 
     /// The red mask of the last frame (``buildRedMask(planes:width:height:)``): 0, 1 (faintly red, redder than the
     /// scene) or 2 (red on its own), row-major at chroma resolution.
@@ -245,15 +240,12 @@ struct RedRingLocator {
     /// colour searches. Each of the first ``maximumSymmetryChecks`` seeds not already a candidate is confirmed as the
     /// colour seeds are, without a Hough transform: the seed's circle through ``insideCheck`` (as either edge of the
     /// ring or its middle), else the ring's inner edge fitted around it (``fittedRing(near:radius:)``).
+    ///
+    /// It searches every frame: on every second one, re-checking the last seeds between, the second real-photo set
+    /// located 783 instead of 897 of its 1141 sign frames (a sign moves and grows between analysed frames more than
+    /// the confirmation around an old seed follows; SIGNS.md round 13).
     private mutating func addRingsBySymmetry(planes: YUVPlanes) {
-        if framesSinceSymmetrySearch >= symmetrySearchInterval - 1
-            || symmetrySearch.frameSize != (lumaSums.width, lumaSums.height)
-        {
-            symmetrySearch.search(luma: lumaSums)
-            framesSinceSymmetrySearch = 0
-        } else {
-            framesSinceSymmetrySearch += 1
-        }
+        symmetrySearch.search(luma: lumaSums)
         for seed in symmetrySearch.seeds.prefix(maximumSymmetryChecks) {
             // Chroma sample i is centred on luma 2i + 1.
             let center = (x: Double(2 * seed.x + 1), y: Double(2 * seed.y + 1))
