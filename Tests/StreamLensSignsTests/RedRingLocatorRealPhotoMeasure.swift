@@ -27,7 +27,6 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("INSIDE") { locator.circleCheck.minimumInsideContrast = value }
         if let value = setting("OUTSIDE") { locator.circleCheck.minimumOutsideContrast = value }
         if let value = setting("INNER") { locator.circleCheck.minimumInnerShare = value }
-        if let value = setting("SHAPES") { locator.maximumShapeChecks = Int(value) }
         if let value = setting("DIRECTIONS") { locator.circleCheck.minimumDirectionShare = value }
         if let value = setting("CONTRAST_CHECKS") { locator.maximumContrastChecks = Int(value) }
         if let value = setting("SEED_REDNESS") { locator.contrastSearch.minimumRedness = Int(value) }

@@ -53,10 +53,6 @@ struct RedRingLocator {
     var maximumCentreRedness = 0.15
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
-    /// At most this many red regions per frame that do not trace a ring are searched for a luma circle (each search
-    /// is a Hough transform on a patch around the region). 3, not 8: on a real 1080p street (many red pieces) 8 doubled
-    /// the sign stage's CPU for 5 more of 641 real held-out sign frames located (BENCHMARKS.md, round 4).
-    var maximumShapeChecks = 3
     /// Luma circle evidence and the relative-red ring test that confirm faintly red candidates.
     var circleFinder = CircleFinder()
     var circleCheck = CircleRingCheck()
@@ -144,7 +140,6 @@ struct RedRingLocator {
                 minimumPixels: Int(minimumChromaDiameter * 1.5))
         }
         let maximumChromaDiameter = Double(height) * maximumDiameterShare
-        var shapeChecksLeft = maximumShapeChecks
         for component in labeler.components {
             let chromaWidth = Double(component.width)
             let chromaHeight = Double(component.height)
@@ -157,11 +152,10 @@ struct RedRingLocator {
                 ring.outerX / ring.outerY > 0.55, ring.outerX / ring.outerY < 1.8,
                 let coverage = ringCoverage(of: ring, width: width, height: height)
             else {
-                // Red too broken or too merged to trace a ring: luma may still show the sign's circle there.
-                if shapeChecksLeft > 0, let found = ringByShape(around: component, planes: planes) {
-                    candidates.append(found)
-                }
-                shapeChecksLeft -= 1
+                // Red too broken or too merged to trace a ring: the shape search (step 7) finds such rings by their
+                // luma edges. Rounds 4–13 searched a patch around the first three such regions for a Hough circle;
+                // with the shape search that found 1 more of the second real set's 1141 sign frames and sent 36 more
+                // candidates from its distractor clips (SIGNS.md, round 14).
                 continue
             }
             // Chroma sample i covers luma pixels 2i and 2i + 1: its centre is luma 2i + 1.
@@ -294,39 +288,6 @@ struct RedRingLocator {
         }
         for share in fittedRingShares {
             if let ring = fittedCheck.ring(around: fitted, in: planes, ringShare: share) { return ring }
-        }
-        return nil
-    }
-
-    /// A ring found by shape where the red mask only shows pieces of one (a dark or backlit ring whose faint red
-    /// breaks up, or a ring joined to red behind it): the best luma circle (``CircleFinder``) on the patch around the
-    /// component, with radii from a third to the whole of its extent, whose ring passes ``CircleRingCheck``. Nil when
-    /// there is none: the component was something else red.
-    private mutating func ringByShape(around component: MaskComponent, planes: YUVPlanes) -> RingCandidate? {
-        guard let circleFinder else { return nil }
-        // Chroma sample i covers luma 2i and 2i + 1.
-        let centerX = Double(component.minX + component.maxX) + 1
-        let centerY = Double(component.minY + component.maxY) + 1
-        let extent = Double(max(component.width, component.height))
-        guard extent >= minimumDiameter / 2, 2 * extent <= Double(planes.y.height) * maximumDiameterShare,
-            Double(min(component.width, component.height)) >= 0.3 * extent
-        else { return nil }
-        // The component may be a whole ring (radius ≈ its extent in luma) or an arc of one (smaller than the ring).
-        let radius = extent
-        circleFinder.find(near: (centerX, centerY), radius: radius, in: planes.y, radiusRange: 0.3...1.2)
-        for circle in circleFinder.circles.prefix(3) where 2 * circle.radius >= minimumDiameter {
-            // The red pieces must be pieces of this ring: inside its outer edge (with a margin for blur). Red that
-            // reaches well beyond the circle (skin, a jacket, brick) only happens to surround some round thing.
-            let margin = 0.3 * circle.radius + 2
-            guard Double(2 * component.minX) >= circle.x - circle.radius - margin,
-                Double(2 * component.maxX + 1) <= circle.x + circle.radius + margin,
-                Double(2 * component.minY) >= circle.y - circle.radius - margin,
-                Double(2 * component.maxY + 1) <= circle.y + circle.radius + margin
-            else { continue }
-            if var ring = circleCheck.ring(around: circle, in: planes) {
-                ring.isFaint = true
-                return ring
-            }
         }
         return nil
     }
