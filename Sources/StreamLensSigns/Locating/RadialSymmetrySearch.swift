@@ -198,11 +198,16 @@ struct RadialSymmetrySearch {
     @inline(__always)
     private mutating func addEdge(x: Int, y: Int, gx: Int32, gy: Int32, fullSum: Float) {
         let magnitude = Float(gx * gx + gy * gy).squareRoot()
-        let one = Float(1 << Self.fraction)
+        let perMagnitude = Float(1 << Self.fraction) / magnitude
+        // Rounded half away from zero by hand: `rounded()` is a library call, and this runs once per edge.
+        func fixed(_ component: Int32) -> Int32 {
+            let scaled = Float(component) * perMagnitude
+            return Int32(scaled + (scaled < 0 ? -0.5 : 0.5))
+        }
         edges.append(Edge(
             x: Int32(x) << Self.fraction | Int32(1) << (Self.fraction - 1),
             y: Int32(y) << Self.fraction | Int32(1) << (Self.fraction - 1),
-            dx: Int32((Float(gx) / magnitude * one).rounded()), dy: Int32((Float(gy) / magnitude * one).rounded()),
+            dx: fixed(gx), dy: fixed(gy),
             weight: max(1, UInt16(Float(Self.voteScale) * min(1, magnitude / fullSum)))))
     }
 
