@@ -21,10 +21,11 @@
 /// ## Thread Safety
 /// Not synchronized: keeps its edges, vote grid and seeds between calls. One search per locator.
 struct RadialSymmetrySearch {
-    /// A place where a round thing may be, in chroma samples.
+    /// A place where a round thing may be, in chroma samples (sample i's centre is i: the middle of an even-sized
+    /// vote cell falls between two samples).
     struct Seed: Equatable {
-        var x: Int
-        var y: Int
+        var x: Double
+        var y: Double
         /// Distance of the edges that voted for it: the ring's inner or outer edge.
         var radius: Int
         /// Weighted votes over the circumference (a whole circle of full-strength edges scores about 2).
@@ -334,7 +335,8 @@ struct RadialSymmetrySearch {
                                 below[-1] <= centre, below[0] <= centre, below[1] <= centre
                             else { continue }
                             keep(Seed(
-                                x: column * cell + cell / 2, y: row * cell + cell / 2, radius: radius,
+                                x: Double(column * cell) + Double(cell - 1) / 2,
+                                y: Double(row * cell) + Double(cell - 1) / 2, radius: radius,
                                 score: Double(centre) / circumference))
                         }
                     }
@@ -371,7 +373,7 @@ struct RadialSymmetrySearch {
             let other = seeds[index]
             let dx = other.x - seed.x
             let dy = other.y - seed.y
-            let reach = max(other.radius, seed.radius)
+            let reach = Double(max(other.radius, seed.radius))
             if dx * dx + dy * dy < reach * reach {
                 if other.score >= seed.score { return }
                 seeds.remove(at: index)

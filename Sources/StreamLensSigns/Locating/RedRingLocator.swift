@@ -26,8 +26,9 @@ import StreamLensCore
 ///    (a luma circle on the seed, ``InsideRelativeRingCheck``), or by a circle fitted to the ring's inner edge
 ///    (``RingEdgeFit``) where Hough's circles are off; they are faint candidates too.
 ///
-/// 7. Rings no colour search proposes (greyish rings around greyish insides, dark signs against the sky) are sought
-///    by their luma edges alone (``RadialSymmetrySearch``) and confirmed like the contrast seeds.
+/// 7. Rings no colour search proposes (greyish rings around greyish insides, dark signs against the sky, red rings
+///    that shadows break into pieces) are sought by their luma edges alone (``RadialSymmetrySearch``) and confirmed
+///    like the contrast seeds.
 ///
 /// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
 ///
@@ -242,7 +243,7 @@ struct RedRingLocator {
         symmetrySearch.search(luma: lumaSums)
         for seed in symmetrySearch.seeds.prefix(maximumSymmetryChecks) {
             // Chroma sample i is centred on luma 2i + 1.
-            let center = (x: Double(2 * seed.x + 1), y: Double(2 * seed.y + 1))
+            let center = (x: 2 * seed.x + 1, y: 2 * seed.y + 1)
             let radius = Double(2 * seed.radius)
             let known = candidates.contains {
                 let dx = $0.centerX - center.x
