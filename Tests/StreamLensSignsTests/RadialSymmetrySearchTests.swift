@@ -63,14 +63,8 @@ struct RadialSymmetrySearchTests {
         let inside: (y: UInt8, u: UInt8, v: UInt8) = (175, 130, 122)
         let ring: (y: UInt8, u: UInt8, v: UInt8) = (75, 128, 127)
         func located(symmetryChecks: Int) -> [RingCandidate] {
-            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: RingContrastSearchTests.warmScene)
-            var locator = RedRingLocator()
-            locator.maximumContrastChecks = 0
-            locator.maximumSymmetryChecks = symmetryChecks
-            return image.withPlanes { planes in
+            Self.located(symmetryChecks: symmetryChecks, scene: RingContrastSearchTests.warmScene) { planes in
                 RingContrastSearchTests.drawSign(planes, radius: 30, ring: ring, inside: inside)
-                locator.locate(in: planes)
-                return locator.candidates
             }
         }
         #expect(located(symmetryChecks: 0).isEmpty)
@@ -90,11 +84,7 @@ struct RadialSymmetrySearchTests {
     @Test func aRedRingBrokenByShadowsIsLocatedByItsShape() {
         let shade: (y: UInt8, u: UInt8, v: UInt8) = (50, 126, 133)
         func located(symmetryChecks: Int) -> [RingCandidate] {
-            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: SyntheticSign.grey)
-            var locator = RedRingLocator()
-            locator.maximumContrastChecks = 0
-            locator.maximumSymmetryChecks = symmetryChecks
-            return image.withPlanes { planes in
+            Self.located(symmetryChecks: symmetryChecks, scene: SyntheticSign.grey) { planes in
                 SyntheticSign.drawRingSign(planes, centerX: 160, centerY: 120, radius: 30)
                 // Four shadows across the ring, a quarter turn apart, each 0.2 radians wide (6 px).
                 SyntheticSign.paint(planes, colour: shade) { x, y in
@@ -103,8 +93,6 @@ struct RadialSymmetrySearchTests {
                     let angle = atan2(y - 120, x - 160) + .pi
                     return angle.truncatingRemainder(dividingBy: .pi / 2) < 0.2
                 }
-                locator.locate(in: planes)
-                return locator.candidates
             }
         }
         #expect(located(symmetryChecks: 0).isEmpty)
@@ -113,5 +101,21 @@ struct RadialSymmetrySearchTests {
         guard let sign = found.first else { return }
         #expect(abs(sign.centerX - 160) <= 3 && abs(sign.centerY - 120) <= 3, "\(sign)")
         #expect(abs(sign.radiusX - 30) <= 0.2 * 30, "\(sign)")
+    }
+
+    /// The locator's candidates on a 320 × 240 `scene` after `draw`, with the contrast search off (it finds some of
+    /// these rings too) and `symmetryChecks` seeds of the shape search confirmed.
+    static func located(
+        symmetryChecks: Int, scene: (y: UInt8, u: UInt8, v: UInt8), draw: (YUVPlanes) -> Void
+    ) -> [RingCandidate] {
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: scene)
+        var locator = RedRingLocator()
+        locator.maximumContrastChecks = 0
+        locator.maximumSymmetryChecks = symmetryChecks
+        return image.withPlanes { planes in
+            draw(planes)
+            locator.locate(in: planes)
+            return locator.candidates
+        }
     }
 }
