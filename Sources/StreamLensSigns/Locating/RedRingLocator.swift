@@ -201,12 +201,7 @@ struct RedRingLocator {
             let centerX = Double(2 * seed.x + 1)
             let centerY = Double(2 * seed.y + 1)
             let radius = Double(2 * seed.radius)
-            let known = candidates.contains {
-                let dx = $0.centerX - centerX
-                let dy = $0.centerY - centerY
-                return (dx * dx + dy * dy).squareRoot() < max($0.radiusX, $0.radiusY, radius)
-            }
-            if known { continue }
+            if hasCandidate(near: (centerX, centerY), radius: radius) { continue }
             var found: RingCandidate?
             if checksLeft > 0 {
                 checksLeft -= 1
@@ -245,12 +240,7 @@ struct RedRingLocator {
             // Chroma sample i is centred on luma 2i + 1.
             let center = (x: 2 * seed.x + 1, y: 2 * seed.y + 1)
             let radius = Double(2 * seed.radius)
-            let known = candidates.contains {
-                let dx = $0.centerX - center.x
-                let dy = $0.centerY - center.y
-                return (dx * dx + dy * dy).squareRoot() < max($0.radiusX, $0.radiusY, radius)
-            }
-            if known { continue }
+            if hasCandidate(near: center, radius: radius) { continue }
             let circle = CircleFinder.Circle(x: center.x, y: center.y, radius: radius)
             guard let ring = insideCheck.ring(around: circle, in: planes)
                 ?? fittedRing(near: center, radius: radius, planes: planes)
@@ -259,6 +249,16 @@ struct RedRingLocator {
             guard ring.diameter >= minimumDiameter, ring.diameter <= Double(planes.y.height) * maximumDiameterShare
             else { continue }
             candidates.append(ring)
+        }
+    }
+
+    /// Whether a candidate already covers a seed at `center` with `radius` (luma pixels): its centre is within the
+    /// larger of the two radii.
+    private func hasCandidate(near center: (x: Double, y: Double), radius: Double) -> Bool {
+        candidates.contains {
+            let dx = $0.centerX - center.x
+            let dy = $0.centerY - center.y
+            return (dx * dx + dy * dy).squareRoot() < max($0.radiusX, $0.radiusY, radius)
         }
     }
 
