@@ -20,7 +20,8 @@ import StreamLensCore
 /// ## Thread Safety
 /// `@unchecked Sendable`: all mutable state (locator, reader, tracker, the Tesseract engine) is touched only by
 /// ``analyze(_:)`` and ``finish(at:)``, which the frame path calls from one analysis thread at a time. The Tesseract
-/// engine is created on that thread when the first candidate needs reading, and freed with the stage. ``ocrTimings``
+/// engine is created on that thread when the first candidate needs reading — or, after
+/// ``startReadersInBackground()``, on a loading thread and handed over at the first read — and freed with the stage. ``ocrTimings``
 /// and the event sinks are thread-safe on their own.
 public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public let name: String
@@ -41,6 +42,20 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public private(set) var textLineModelProblem: String?
     private var textLineModelResolved = false
     private var textLine: TextLineRecogniser?
+    /// The engines loading on their own thread, from ``startReadersInBackground()`` until the first read takes them.
+    private var loadingEngines: ReaderEngines?
+    /// When the reader's engines (Tesseract, the text-line model) were started, for reports: their memory is spent
+    /// from then on.
+    public enum EnginesStart: String, Sendable {
+        /// Not yet: no candidate needed reading.
+        case notStarted = "not_started"
+        /// On the analysis thread, when the first candidate needed reading.
+        case onFirstCandidate = "first_candidate"
+        /// On a thread of their own when the run began (``startReadersInBackground()``).
+        case inBackground = "background"
+    }
+    /// When the reader's engines were started.
+    public private(set) var enginesStart = EnginesStart.notStarted
     private var locator = RedRingLocator()
     private var reader = DiscReader()
     private var tracker: SignTracker
@@ -97,9 +112,36 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         }
     }
 
-    /// The text-line recogniser, loaded on first use (on the analysis thread); nil without a model, or when the
-    /// installed one cannot be loaded (``textLineModelProblem`` says why; the reader goes on without it).
+    /// Starts the Tesseract engine and the installed text-line model loading on a thread of their own
+    /// (``ReaderEngines``), so that the first candidate finds them ready instead of stalling the analysis lane. A run
+    /// about to process video calls it after ``prepare()``; it costs their memory (about 35 MiB) even when no
+    /// candidate ever comes, which is why the stage alone does not.
+    public func startReadersInBackground() {
+        guard engine == nil, loadingEngines == nil, let tessdataFolder else { return }
+        enginesStart = .inBackground
+        loadingEngines = ReaderEngines(
+            tessdataFolder: tessdataFolder, textLineModelPath: textLine == nil ? textLineModelPath : nil)
+    }
+
+    /// Takes what ``startReadersInBackground()`` loaded, waiting for it if need be. An engine that failed to start
+    /// there is started again on first use, which throws the same error where the reader expects it.
+    private func takeLoadedEngines() {
+        guard let loading = loadingEngines else { return }
+        loadingEngines = nil
+        let loaded = loading.take()
+        engine = try? loaded.engine.get()
+        switch loaded.textLine {
+        case .success(let recogniser)?: textLine = recogniser
+        case .failure(let error)?: textLineModelProblem = "\(error)"
+        case nil: break
+        }
+    }
+
+    /// The text-line recogniser, loaded on first use (on the analysis thread) unless it was loading already; nil
+    /// without a model, or when the installed one cannot be loaded (``textLineModelProblem`` says why; the reader
+    /// goes on without it).
     private func startedTextLine() -> TextLineRecogniser? {
+        takeLoadedEngines()
         if let textLine { return textLine }
         guard let textLineModelPath, textLineModelProblem == nil else { return nil }
         do {
@@ -110,11 +152,13 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         return textLine
     }
 
-    /// The engine, started on first use (on the analysis thread, like every other use).
+    /// The engine, started on first use (on the analysis thread, like every other use) unless it was loading already.
     private func startedEngine() throws -> TesseractEngine {
+        takeLoadedEngines()
         if let engine { return engine }
         try prepare()
         let started = try TesseractEngine(dataFolder: tessdataFolder!)
+        if enginesStart == .notStarted { enginesStart = .onFirstCandidate }
         engine = started
         return started
     }

@@ -91,6 +91,35 @@ struct SpeedLimitStageTests {
         #expect(stage.currentLimit(at: .seconds(11)) == nil, "and expires")
     }
 
+    /// A run starts Tesseract and the text-line model on their own thread before the first frame; the first candidate
+    /// then takes them ready-made, and reads exactly as a stage that starts them on that candidate.
+    @Test func enginesStartedInBackgroundReadAsEnginesStartedOnTheFirstCandidate() throws {
+        let set = try SignTestSet.shared.get()
+        let clip = try Self.clip("sequence_50_then_80", in: set)
+        var values: [[Int]] = []
+        var textLineReads: [Int] = []
+        for inBackground in [false, true] {
+            let capture = try EventCapture()
+            let stage = SpeedLimitStage(events: capture.log)
+            try stage.prepare()
+            if inBackground { stage.startReadersInBackground() }
+            #expect(stage.enginesStart == (inBackground ? .inBackground : .notStarted))
+            var lastPTS = Duration.zero
+            try set.forEachFrame(of: clip) { frame in
+                _ = try stage.analyze(frame)
+                lastPTS = frame.pts
+            }
+            stage.finish(at: lastPTS)
+            #expect(stage.enginesStart == (inBackground ? .inBackground : .onFirstCandidate))
+            #expect(stage.textLineModelProblem == nil)
+            values.append(try capture.events().map(\.value))
+            textLineReads.append(stage.ocrTimings.textLineReads)
+        }
+        #expect(values == [[50, 80], [50, 80]])
+        #expect(textLineReads[0] == textLineReads[1], "the text-line model read as often either way")
+        if TextLineRecogniser.installedModel() != nil { #expect(textLineReads[1] > 0, "the model loaded in background is used") }
+    }
+
     @Test func aPassedSignStaysTheLimitUntilItExpires() throws {
         let set = try SignTestSet.shared.get()
         let clip = try Self.clip("still_30", in: set)

@@ -75,6 +75,7 @@ import Testing
             "\(String(describing: details))")
         #expect(details?["text_line_reads"] is Int)
         #expect(details?["template_matches"] is Int)
+        #expect(details?["reader_engines"] as? String == "background", "a run starts the engines as it begins")
 
         let missing = try await runTool(read + ["--text-line-model", "/nonexistent/model.onnx"])
         #expect(missing.status != 0)

@@ -53,6 +53,8 @@ struct SpeedLimitDetails: Encodable {
     let templateMatches: Int
     /// Why the installed model could not be loaded (the reader ran without it), if it could not.
     let textLineProblem: String?
+    /// When Tesseract and the model were started: `background` (as the run began), `first_candidate`, `not_started`.
+    let readerEngines: String
 
     init(_ stage: SpeedLimitStage) {
         let timings = stage.ocrTimings.samples()
@@ -60,6 +62,7 @@ struct SpeedLimitDetails: Encodable {
         textLineReads = stage.ocrTimings.textLineReads
         templateMatches = stage.ocrTimings.templateMatches
         textLineProblem = stage.textLineModelProblem
+        readerEngines = stage.enginesStart.rawValue
         ocrCalls = timings.count
         ocrMedianMilliseconds = Self.percentile(timings, 0.5)
         ocrP95Milliseconds = Self.percentile(timings, 0.95)
@@ -74,7 +77,7 @@ struct SpeedLimitDetails: Encodable {
     enum CodingKeys: String, CodingKey {
         case ocrCalls = "ocr_calls", ocrMedianMilliseconds = "ocr_median_ms", ocrP95Milliseconds = "ocr_p95_ms"
         case textLineModel = "text_line_model", textLineReads = "text_line_reads", textLineProblem = "text_line_problem"
-        case templateMatches = "template_matches"
+        case templateMatches = "template_matches", readerEngines = "reader_engines"
     }
 }
 
