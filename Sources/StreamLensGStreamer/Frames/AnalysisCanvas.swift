@@ -35,8 +35,11 @@ final class AnalysisCanvas: @unchecked Sendable {
         guard let buffer = gst_buffer_new_allocate(nil, info.size, nil) else { return nil }
         self.buffer = buffer
         // Bilinear scaling is the converter's default; one thread keeps it off the second core the decoder uses.
+        // At most four taps: a 1080p frame scaled to 640 would otherwise get six (a filter as wide as the scale),
+        // 10.9 ms a frame instead of 4.7 on the processing thread, which waits for it in frame-accurate runs.
         // The converter takes ownership of its configuration structure.
-        let config = gst_structure_from_string("GstVideoConverter, GstVideoConverter.threads=(uint)1", nil)
+        let config = gst_structure_from_string(
+            "GstVideoConverter, GstVideoConverter.threads=(uint)1, GstVideoConverter.resampler-taps=(uint)4", nil)
         guard let converter = gst_video_converter_new(&sourceFormat.info, &info, config) else {
             slx_buffer_unref(buffer)
             return nil
