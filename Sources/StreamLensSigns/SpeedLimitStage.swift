@@ -94,7 +94,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     /// Finds Tesseract's language file and the text-line model now, so that a missing one fails the run before it
     /// starts. A model file named in the configuration is loaded now too, so that a broken one fails the run; the
     /// installed one and the Tesseract engine start on the first candidate that needs reading (many clips have
-    /// none; the model costs about 20 MiB). Call it before the first frame or on the analysis thread.
+    /// none; the model costs about 20 MiB), or earlier in background (``startReadersInBackground()``). Call it before
+    /// the first frame or on the analysis thread.
     public func prepare() throws {
         if tessdataFolder == nil { tessdataFolder = try TesseractEngine.dataFolder(tessdataPath: configuration.tessdataPath) }
         if !textLineModelResolved {

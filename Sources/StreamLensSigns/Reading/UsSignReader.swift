@@ -18,7 +18,7 @@ final class UsSignReader {
 
     /// Locates the plates in `frame`, reads those whose track (`tracker`) still wants reads, and appends one
     /// sighting per plate. `engine` is asked for only when a plate's number is about to be read (the stage starts
-    /// Tesseract on demand).
+    /// Tesseract then, unless it was started in background).
     func collectSightings(
         in frame: AnalysisFrame, engine startedEngine: () throws -> TesseractEngine,
         configuration: SpeedLimitConfiguration, clock: any MonotonicClock, timings: OCRTimings,
