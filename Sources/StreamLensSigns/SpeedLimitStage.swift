@@ -21,8 +21,8 @@ import StreamLensCore
 /// `@unchecked Sendable`: all mutable state (locator, reader, tracker, the Tesseract engine) is touched only by
 /// ``analyze(_:)`` and ``finish(at:)``, which the frame path calls from one analysis thread at a time. The Tesseract
 /// engine is created on that thread when the first candidate needs reading — or, after
-/// ``startReadersInBackground()``, on a loading thread and handed over at the first read — and freed with the stage. ``ocrTimings``
-/// and the event sinks are thread-safe on their own.
+/// ``startReadersInBackground()``, on a loading thread and handed over at the first read — and freed with the stage.
+/// ``ocrTimings`` and the event sinks are thread-safe on their own.
 public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public let name: String
     public let configuration: SpeedLimitConfiguration

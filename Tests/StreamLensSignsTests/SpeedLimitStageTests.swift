@@ -117,7 +117,9 @@ struct SpeedLimitStageTests {
         }
         #expect(values == [[50, 80], [50, 80]])
         #expect(textLineReads[0] == textLineReads[1], "the text-line model read as often either way")
-        if TextLineRecogniser.installedModel() != nil { #expect(textLineReads[1] > 0, "the model loaded in background is used") }
+        if TextLineRecogniser.installedModel() != nil {
+            #expect(textLineReads[1] > 0, "the model loaded in background is used")
+        }
     }
 
     @Test func aPassedSignStaysTheLimitUntilItExpires() throws {
