@@ -51,7 +51,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         case notStarted = "not_started"
         /// On the analysis thread, when the first candidate needed reading.
         case onFirstCandidate = "first_candidate"
-        /// On a thread of their own when the run began (``startReadersInBackground()``).
+        /// On a thread of their own when a frame-accurate run began (``startReadersInBackground()``).
         case inBackground = "background"
     }
     /// When the reader's engines were started.
@@ -113,10 +113,15 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         }
     }
 
+    /// In a frame-accurate run the video waits for this stage's lane, so the reader's engines start now, in
+    /// background (``startReadersInBackground()``), rather than stalling the video at the first candidate.
+    public func resultsWillBeAwaited() { startReadersInBackground() }
+
     /// Starts the Tesseract engine and the installed text-line model loading on a thread of their own
-    /// (``ReaderEngines``), so that the first candidate finds them ready instead of stalling the analysis lane. A run
-    /// about to process video calls it after ``prepare()``; it costs their memory (about 35 MiB) even when no
-    /// candidate ever comes, which is why the stage alone does not.
+    /// (``ReaderEngines``), so that the first candidate finds them ready instead of stalling the analysis lane. It
+    /// costs their memory (about 35 MiB) even when no candidate ever comes, which is why only frame-accurate runs
+    /// (``resultsWillBeAwaited()``) do it: a live run's lane may stall without stalling the video. Call it after
+    /// ``prepare()``, before the first frame.
     public func startReadersInBackground() {
         guard engine == nil, loadingEngines == nil, let tessdataFolder else { return }
         enginesStart = .inBackground

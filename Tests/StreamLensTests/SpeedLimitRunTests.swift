@@ -75,7 +75,12 @@ import Testing
             "\(String(describing: details))")
         #expect(details?["text_line_reads"] is Int)
         #expect(details?["template_matches"] is Int)
-        #expect(details?["reader_engines"] as? String == "background", "a run starts the engines as it begins")
+        #expect(details?["reader_engines"] as? String == "background", "a file run starts the engines as it begins")
+        // Without frame-accurate analysis a stall of the sign lane does not stall the video: the engines start on the
+        // first candidate, so a clip without one does not pay for them.
+        let unsynced = try await runTool(read + ["--sync-analysis", "off", "--report", report.path])
+        #expect(unsynced.status == 0, "stderr: \(unsynced.standardError)")
+        #expect(try Self.speedLimitDetails(report)?["reader_engines"] as? String == "first_candidate")
 
         let missing = try await runTool(read + ["--text-line-model", "/nonexistent/model.onnx"])
         #expect(missing.status != 0)

@@ -90,7 +90,6 @@ extension StageAssembly {
         } catch {
             throw .invalidConfiguration(file: nil, key: "speed_limits", problem: "\(error)")
         }
-        stage.startReadersInBackground()
         let interval = options.interval ?? configuration.analysisInterval ?? SpeedLimitConfiguration.recommendedInterval
         return (stage, FixedIntervalSchedule(interval: interval))
     }

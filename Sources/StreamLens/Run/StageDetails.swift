@@ -53,7 +53,8 @@ struct SpeedLimitDetails: Encodable {
     let templateMatches: Int
     /// Why the installed model could not be loaded (the reader ran without it), if it could not.
     let textLineProblem: String?
-    /// When Tesseract and the model were started: `background` (as the run began), `first_candidate`, `not_started`.
+    /// When Tesseract and the model were started: `background` (as a frame-accurate run began), `first_candidate`,
+    /// `not_started`.
     let readerEngines: String
 
     init(_ stage: SpeedLimitStage) {

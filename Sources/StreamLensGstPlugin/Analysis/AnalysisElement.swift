@@ -29,8 +29,9 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
     func extraFields(for detections: Detections) -> [StructureField] { [] }
 
     override func begin() -> Start {
+        let built: (stage: any AnalysisStage, schedule: any AnalysisSchedule)
         do {
-            let built = try makeStage()
+            built = try makeStage()
             counters = AnalysisCounters()
             analysis = ElementAnalysis(stage: built.stage, schedule: built.schedule, observer: counters)
         } catch {
@@ -38,9 +39,12 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
             return .failed
         }
         waitWhenBusy = bool("sync-analysis")
-        // Waiting for the stage is the command line's file mode, and like it keeps a fixed cadence: the same file
-        // gets the same analyses however busy the machine is.
-        if waitWhenBusy { analysis?.schedule.keepBaseCadence() }
+        // Waiting for the stage is the command line's file mode, and like it keeps a fixed cadence and tells the stage
+        // (it then trades no result for time): the same file gets the same analyses however busy the machine is.
+        if waitWhenBusy {
+            analysis?.schedule.keepBaseCadence()
+            built.stage.resultsWillBeAwaited()
+        }
         frameIndex = 0
         lastPTS = nil
         return .process

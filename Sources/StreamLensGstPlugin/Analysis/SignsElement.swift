@@ -43,7 +43,6 @@ final class SignsElement: AnalysisElement, @unchecked Sendable {
             let problem: ElementHandle.Problem = if case .unknownRegion = error { .settings } else { .notFound }
             throw ElementSetupError(problem, "\(error)")
         }
-        stage.startReadersInBackground()
         unit = stage.configuration.profile.unit
         return (stage, FixedIntervalSchedule(interval: seconds("interval")))
     }
