@@ -91,8 +91,9 @@ struct SpeedLimitStageTests {
         #expect(stage.currentLimit(at: .seconds(11)) == nil, "and expires")
     }
 
-    /// A run starts Tesseract and the text-line model on their own thread before the first frame; the first candidate
-    /// then takes them ready-made, and reads exactly as a stage that starts them on that candidate.
+    /// A frame-accurate run (the frame path calls `resultsWillBeAwaited()`) starts Tesseract and the text-line model on
+    /// their own thread before the first frame; the first candidate then takes them ready-made, and reads exactly as a
+    /// stage that starts them on that candidate.
     @Test func enginesStartedInBackgroundReadAsEnginesStartedOnTheFirstCandidate() throws {
         let set = try SignTestSet.shared.get()
         let clip = try Self.clip("sequence_50_then_80", in: set)
@@ -102,7 +103,7 @@ struct SpeedLimitStageTests {
             let capture = try EventCapture()
             let stage = SpeedLimitStage(events: capture.log)
             try stage.prepare()
-            if inBackground { stage.startReadersInBackground() }
+            if inBackground { stage.resultsWillBeAwaited() }
             #expect(stage.enginesStart == (inBackground ? .inBackground : .notStarted))
             var lastPTS = Duration.zero
             try set.forEachFrame(of: clip) { frame in
