@@ -29,22 +29,20 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
     func extraFields(for detections: Detections) -> [StructureField] { [] }
 
     override func begin() -> Start {
-        let built: (stage: any AnalysisStage, schedule: any AnalysisSchedule)
+        // Waiting for the stage is the command line's file mode, and like it keeps a fixed cadence and tells the stage
+        // before its first frame (it then trades no result for time): the same file gets the same analyses however
+        // busy the machine is.
+        waitWhenBusy = bool("sync-analysis")
         do {
-            built = try makeStage()
+            let built = try makeStage()
+            if waitWhenBusy { built.stage.resultsWillBeAwaited() }
             counters = AnalysisCounters()
             analysis = ElementAnalysis(stage: built.stage, schedule: built.schedule, observer: counters)
         } catch {
             element.postError(error.problem, "\(element.name): \(error.message)")
             return .failed
         }
-        waitWhenBusy = bool("sync-analysis")
-        // Waiting for the stage is the command line's file mode, and like it keeps a fixed cadence and tells the stage
-        // (it then trades no result for time): the same file gets the same analyses however busy the machine is.
-        if waitWhenBusy {
-            analysis?.schedule.keepBaseCadence()
-            built.stage.resultsWillBeAwaited()
-        }
+        if waitWhenBusy { analysis?.schedule.keepBaseCadence() }
         frameIndex = 0
         lastPTS = nil
         return .process
