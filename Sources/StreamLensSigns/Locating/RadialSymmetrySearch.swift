@@ -79,6 +79,8 @@ struct RadialSymmetrySearch {
     /// radii and frames).
     private var cellOfColumn: [Int32] = []
     private var cellOfRow: [Int32] = []
+    /// The cell size and frame size the tables were filled for: most radii of a scale share one cell size.
+    private var tabled = (cell: 0, width: 0, height: 0)
     /// A full-weight vote.
     private static let voteScale: UInt16 = 16
 
@@ -224,10 +226,13 @@ struct RadialSymmetrySearch {
             votes = [UInt16](repeating: 0, count: count)
             rowSums = [UInt16](repeating: 0, count: count)
         }
-        if cellOfColumn.count < width { cellOfColumn = [Int32](repeating: 0, count: width) }
-        if cellOfRow.count < height { cellOfRow = [Int32](repeating: 0, count: height) }
-        for x in 0..<width { cellOfColumn[x] = Int32(x / cell) }
-        for y in 0..<height { cellOfRow[y] = Int32(y / cell * columns) }
+        if tabled != (cell, width, height) {
+            if cellOfColumn.count < width { cellOfColumn = [Int32](repeating: 0, count: width) }
+            if cellOfRow.count < height { cellOfRow = [Int32](repeating: 0, count: height) }
+            for x in 0..<width { cellOfColumn[x] = Int32(x / cell) }
+            for y in 0..<height { cellOfRow[y] = Int32(y / cell * columns) }
+            tabled = (cell, width, height)
+        }
         let columnCells = cellOfColumn
         let rowCells = cellOfRow
         let distance = Int32(radius)
