@@ -62,18 +62,12 @@ struct RadialSymmetrySearchTests {
     @Test func aGreyishRingTheRedMaskMissesIsLocatedByItsShape() {
         let inside: (y: UInt8, u: UInt8, v: UInt8) = (175, 130, 122)
         let ring: (y: UInt8, u: UInt8, v: UInt8) = (75, 128, 127)
-        func located(symmetryChecks: Int) -> [RingCandidate] {
+        let sign = Self.locatedOnlyByShape(centerX: 150, centerY: 110, radius: 30) { symmetryChecks in
             Self.located(symmetryChecks: symmetryChecks, scene: RingContrastSearchTests.warmScene) { planes in
                 RingContrastSearchTests.drawSign(planes, radius: 30, ring: ring, inside: inside)
             }
         }
-        #expect(located(symmetryChecks: 0).isEmpty)
-        let found = located(symmetryChecks: 16)
-        #expect(found.count == 1, "\(found)")
-        guard let sign = found.first else { return }
-        #expect(abs(sign.centerX - 150) <= 3 && abs(sign.centerY - 110) <= 3, "\(sign)")
-        #expect(abs(sign.radiusX - 30) <= 0.2 * 30, "\(sign)")
-        #expect(sign.isFaint)
+        if let sign { #expect(sign.isFaint) }
     }
 
     /// A red ring that shadows break into arcs (dark, barely red where the shade falls) traces no ring in the red
@@ -83,7 +77,7 @@ struct RadialSymmetrySearchTests {
     /// here, cells of 2) falls between two samples. (The contrast search is off here, as in the test above.)
     @Test func aRedRingBrokenByShadowsIsLocatedByItsShape() {
         let shade: (y: UInt8, u: UInt8, v: UInt8) = (50, 126, 133)
-        func located(symmetryChecks: Int) -> [RingCandidate] {
+        _ = Self.locatedOnlyByShape(centerX: 160, centerY: 120, radius: 30) { symmetryChecks in
             Self.located(symmetryChecks: symmetryChecks, scene: SyntheticSign.grey) { planes in
                 SyntheticSign.drawRingSign(planes, centerX: 160, centerY: 120, radius: 30)
                 // Four shadows across the ring, a quarter turn apart, each 0.2 radians wide (6 px).
@@ -95,12 +89,24 @@ struct RadialSymmetrySearchTests {
                 }
             }
         }
-        #expect(located(symmetryChecks: 0).isEmpty)
-        let found = located(symmetryChecks: 16)
-        #expect(found.count == 1, "\(found)")
-        guard let sign = found.first else { return }
-        #expect(abs(sign.centerX - 160) <= 3 && abs(sign.centerY - 120) <= 3, "\(sign)")
-        #expect(abs(sign.radiusX - 30) <= 0.2 * 30, "\(sign)")
+    }
+
+    /// Expects what `located` (the candidates with that many shape-search seeds confirmed) finds of one ring at
+    /// (`centerX`, `centerY`) of `radius`: nothing without the shape search, the ring alone with it (centre within 3
+    /// px, radius within 20 %). Returns that candidate for further checks.
+    static func locatedOnlyByShape(
+        centerX: Double, centerY: Double, radius: Double, sourceLocation: SourceLocation = #_sourceLocation,
+        _ located: (_ symmetryChecks: Int) -> [RingCandidate]
+    ) -> RingCandidate? {
+        #expect(located(0).isEmpty, sourceLocation: sourceLocation)
+        let found = located(16)
+        #expect(found.count == 1, "\(found)", sourceLocation: sourceLocation)
+        guard let sign = found.first else { return nil }
+        #expect(
+            abs(sign.centerX - centerX) <= 3 && abs(sign.centerY - centerY) <= 3, "\(sign)",
+            sourceLocation: sourceLocation)
+        #expect(abs(sign.radiusX - radius) <= 0.2 * radius, "\(sign)", sourceLocation: sourceLocation)
+        return sign
     }
 
     /// The locator's candidates on a 320 × 240 `scene` after `draw`, with the contrast search off (it finds some of
