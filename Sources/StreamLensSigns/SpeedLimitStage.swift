@@ -122,7 +122,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     /// costs their memory (about 35 MiB) even when no candidate ever comes, which is why only frame-accurate runs
     /// (``resultsWillBeAwaited()``) do it: a live run's lane may stall without stalling the video. Call it after
     /// ``prepare()``, before the first frame.
-    public func startReadersInBackground() {
+    func startReadersInBackground() {
         guard engine == nil, loadingEngines == nil, let tessdataFolder else { return }
         enginesStart = .inBackground
         loadingEngines = ReaderEngines(
