@@ -178,8 +178,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         for candidate in locator.candidates {
             let box = candidate.box
             var reading: SpeedReading?
-            // A sign whose reads are complete is only followed, not read again.
-            if tracker.wantsRead(at: box) {
+            // A sign whose reads are complete is only followed, not read again; nor is a still ring that reads nothing.
+            let wasRead = tracker.wantsRead(at: box)
+            if wasRead {
                 reading = reader.read(
                     planes: frame.planes, candidate: candidate, engine: try startedEngine(),
                     textLine: startedTextLine(), profile: configuration.profile,
@@ -192,7 +193,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                 }
             }
             sightings.append(
-                SignSighting(analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading))
+                SignSighting(
+                    analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading, wasRead: wasRead))
         }
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)

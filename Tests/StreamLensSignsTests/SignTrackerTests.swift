@@ -1,3 +1,4 @@
+import Foundation
 import StreamLensCore
 import Testing
 
@@ -113,6 +114,38 @@ struct SignTrackerTests {
         tracker.update(pts: .milliseconds(240), sightings: [Self.sighting(x: 102, value: 30)], closed: &closed)
         #expect(tracker.openTracks[0].reads.map(\.value) == [60, 60, 60])
         #expect(tracker.openTracks[0].sightings == 4)
+    }
+
+    /// Follows one ring for `frames` analysed frames the way the stage does: read when the tracker wants it, and every
+    /// read names nothing. Returns which frames were read.
+    static func readFrames(of sizes: [Double], x: (Int) -> Double = { _ in 100 }) -> [Bool] {
+        var tracker = makeTracker()
+        var closed: [SignTrack] = []
+        var read: [Bool] = []
+        for (frame, size) in sizes.enumerated() {
+            let box = BoundingBox(x: x(frame), y: 50, width: size, height: size)
+            let wanted = tracker.wantsRead(at: box)
+            read.append(wanted)
+            let sighting = SignSighting(
+                analysisBox: box, sourceBox: box.scaled(x: 2, y: 2), reading: nil, wasRead: wanted)
+            tracker.update(pts: .milliseconds(80 * frame), sightings: [sighting], closed: &closed)
+        }
+        return read
+    }
+
+    @Test func aStillRingThatReadsNothingIsReadAgainOnlyWhenItGrowsOrNowAndThen() {
+        // Three fruitless reads, then the same ring is passed over until its 8th sighting since the last read.
+        let still = Self.readFrames(of: Array(repeating: 40, count: 14))
+        #expect(still == [true, true, true, false, false, false, false, false, false, false, true, false, false, false])
+        // Moving sideways without growing (a red jacket walking by) changes nothing.
+        let walking = Self.readFrames(of: Array(repeating: 40, count: 6), x: { 100 + 12 * Double($0) })
+        #expect(walking == [true, true, true, false, false, false])
+        // Grown 5 % since its last read, it is read again: at 42.5 (from 40: 42 and more), then from 44.625 on.
+        let growing = Self.readFrames(of: [40, 40, 40, 41, 42.5, 43, 44, 45])
+        #expect(growing == [true, true, true, false, true, false, false, true])
+        // A sign that grows as an approached sign does (6 % a frame: the real sets' slowest) is read on every frame.
+        let approaching = Self.readFrames(of: (0..<10).map { 24 * pow(1.06, Double($0)) })
+        #expect(approaching.allSatisfy { $0 })
     }
 
     @Test func aTimestampJumpingBackClosesEverything() {

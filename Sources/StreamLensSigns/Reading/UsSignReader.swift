@@ -30,7 +30,9 @@ final class UsSignReader {
             let box = candidate.box
             var reading: SpeedReading?
             var words: UsPlateWords?
+            var wasRead = false
             if tracker.wantsRead(at: box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
+                wasRead = true
                 let engine = try startedEngine()
                 let started = clock.now()
                 let (text, confidence) = cropper.ocrImage.withUnsafeBufferPointer {
@@ -55,7 +57,7 @@ final class UsSignReader {
             sightings.append(
                 SignSighting(
                     analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading,
-                    words: words))
+                    words: words, wasRead: wasRead))
         }
     }
 

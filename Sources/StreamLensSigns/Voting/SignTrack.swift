@@ -31,6 +31,11 @@ struct SignTrack: Sendable {
     private(set) var wordsSayLimit = false
     /// Stream time at which the vote first confirmed a value (orders signs for the current limit).
     var confirmedAt: Duration?
+    /// Reads in a row (the latest ones) that named no value.
+    private(set) var fruitlessReadsInARow = 0
+    /// Box of the latest read (analysis pixels), and sightings since it.
+    private(set) var lastReadBox: BoundingBox?
+    private(set) var sightingsSinceRead = 0
 
     init(id: Int, pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, readCapacity: Int) {
         self.id = id
@@ -44,27 +49,62 @@ struct SignTrack: Sendable {
         reads.reserveCapacity(readCapacity)
     }
 
-    mutating func record(
-        pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, reading: SpeedReading?, words: UsPlateWords? = nil
-    ) {
+    mutating func record(_ sighting: SignSighting, pts: Duration) {
+        let sourceBox = sighting.sourceBox
         lastSeen = pts
-        lastAnalysisBox = analysisBox
+        lastAnalysisBox = sighting.analysisBox
         lastSourceBox = sourceBox
         if sourceBox.area > largestSourceBox.area { largestSourceBox = sourceBox }
         sightings += 1
-        if reading != nil, sourceBox.area > largestReadSourceBox?.area ?? 0 { largestReadSourceBox = sourceBox }
-        switch words {
+        if sighting.reading != nil, sourceBox.area > largestReadSourceBox?.area ?? 0 { largestReadSourceBox = sourceBox }
+        switch sighting.words {
         case .otherWords:
             isRuledOut = true
             reads.removeAll()
         case .speedLimit: wordsSayLimit = true
         case .unreadable, nil: break
         }
-        if let reading, wantsReads { reads.append(reading) }
+        if sighting.wasRead {
+            lastReadBox = sighting.analysisBox
+            sightingsSinceRead = 0
+            fruitlessReadsInARow = sighting.reading == nil ? fruitlessReadsInARow + 1 : 0
+        } else {
+            sightingsSinceRead += 1
+        }
+        if let reading = sighting.reading, wantsReads { reads.append(reading) }
     }
 
     /// Whether another read would still count (the read list is not full and the sign was not ruled out).
     var wantsReads: Bool { !isRuledOut && reads.count < maximumReads }
+
+    /// Whether the ring at `box`, continuing this track, is worth reading: another read would count, and the ring is
+    /// not one that its recent reads all failed to name and that has not grown since (``Reread``). A sign the camera
+    /// approaches grows from one analysed frame to the next, and a larger view of it may read; a ring that keeps its
+    /// size is a red lamp, logo or piece of clothing whose next read would cost the same 15–50 ms for nothing.
+    func wantsRead(at box: BoundingBox) -> Bool {
+        guard wantsReads else { return false }
+        guard fruitlessReadsInARow >= Reread.fruitlessReads, let lastReadBox,
+            sightingsSinceRead + 1 < Reread.atLeastEvery
+        else { return true }
+        return Reread.hasGrown(from: lastReadBox, to: box)
+    }
+
+    /// When a ring that reads nothing is read again.
+    enum Reread {
+        /// Reads in a row that named no value before a ring that does not grow is passed over.
+        static let fruitlessReads = 3
+        /// Such a ring is still read on every this many sightings (the light changes; it may turn towards the camera).
+        static let atLeastEvery = 8
+        /// Growth of the ring's larger side since its last read that makes it worth reading again. The real-photo
+        /// sets' signs grow at least 5.9 % from one analysed frame to the next; a frame whose growth the locator's
+        /// jitter hides adds its growth to the next one's.
+        static let growth = 0.05
+
+        static func hasGrown(from old: BoundingBox, to new: BoundingBox) -> Bool {
+            let oldSize = max(old.width, old.height)
+            return oldSize <= 0 || max(new.width, new.height) >= (1 + growth) * oldSize
+        }
+    }
 
     /// Whether `point` lies inside the latest box (analysis pixels).
     func lastSeenBoxContains(_ point: (x: Double, y: Double)) -> Bool {

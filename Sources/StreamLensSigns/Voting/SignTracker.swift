@@ -8,6 +8,20 @@ struct SignSighting: Sendable {
     /// What the sign's own words said, when they were read (US plates): "MINIMUM SPEED" rules its track out for good;
     /// "SPEED LIMIT" is remembered so that the words are not read again while the sign stays in view.
     var words: UsPlateWords?
+    /// Whether the ring was read in this frame (a nil `reading` then means the read named no value).
+    var wasRead: Bool
+
+    /// `wasRead` defaults to whether there is a reading.
+    init(
+        analysisBox: BoundingBox, sourceBox: BoundingBox, reading: SpeedReading?, words: UsPlateWords? = nil,
+        wasRead: Bool? = nil
+    ) {
+        self.analysisBox = analysisBox
+        self.sourceBox = sourceBox
+        self.reading = reading
+        self.words = words
+        self.wasRead = wasRead ?? (reading != nil)
+    }
 }
 
 /// Follows signs across analysed frames: associates each sighting with the track of the same physical sign (nearest
@@ -37,10 +51,11 @@ struct SignTracker {
         claimed.reserveCapacity(16)
     }
 
-    /// Whether a ring at `box` is worth reading: false when it continues a track whose reads are complete.
+    /// Whether a ring at `box` is worth reading: false when it continues a track whose reads are complete, or one
+    /// that reads nothing and has not changed since its last read (``SignTrack/wantsRead(at:)``).
     func wantsRead(at box: BoundingBox) -> Bool {
         guard let index = bestTrack(for: box, excluding: nil) else { return true }
-        return openTracks[index].wantsReads
+        return openTracks[index].wantsRead(at: box)
     }
 
     /// Whether a plate at `box` continues a track whose words were already read as "SPEED LIMIT".
@@ -59,9 +74,7 @@ struct SignTracker {
         for sighting in sightings {
             if let index = bestTrack(for: sighting.analysisBox, excluding: claimed) {
                 claimed[index] = true
-                openTracks[index].record(
-                    pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    reading: sighting.reading, words: sighting.words)
+                openTracks[index].record(sighting, pts: pts)
             } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
                 // The same sign seen twice in one frame (its ring's inner and outer edge, or two cues): one sign, one
                 // track — a second track would write a second event.
@@ -70,9 +83,7 @@ struct SignTracker {
                 var track = SignTrack(
                     id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
                     readCapacity: maximumReads)
-                track.record(
-                    pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    reading: sighting.reading, words: sighting.words)
+                track.record(sighting, pts: pts)
                 nextID += 1
                 openTracks.append(track)
                 claimed.append(true)
