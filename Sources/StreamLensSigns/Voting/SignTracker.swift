@@ -52,7 +52,7 @@ struct SignTracker {
     }
 
     /// Whether a ring at `box` is worth reading: false when it continues a track whose reads are complete, or one
-    /// that reads nothing and has not changed since its last read (``SignTrack/wantsRead(at:)``).
+    /// that reads nothing and has not grown since its last read (``SignTrack/wantsRead(at:)``).
     func wantsRead(at box: BoundingBox) -> Bool {
         guard let index = bestTrack(for: box, excluding: nil) else { return true }
         return openTracks[index].wantsRead(at: box)
