@@ -134,7 +134,12 @@ final class RunControl {
                 fail(.noFrames(input: configuration.input.label, waited: configuration.startupTimeout))
                 endInput()
             }
-            if drainedAt == nil, path.waitUntilDrained(timeout: .zero) { drainedAt = now }
+            if drainedAt == nil, path.waitUntilDrained(timeout: .zero) {
+                // The appsink's end-of-stream can overtake the loop: an input element's error, posted before that
+                // end-of-stream, may still be on the bus. Read it before the run is declared finished.
+                while pumpInputBus(waiting: .zero) {}
+                drainedAt = now
+            }
             if isFinished(now) { break }
             if inputEnded && !inputEndReported {
                 inputEndReported = true
@@ -194,8 +199,10 @@ final class RunControl {
 
     // MARK: - Buses
 
-    private func pumpInputBus() {
-        guard let message = input.nextMessage(timeout: .milliseconds(20)) else { return }
+    /// Handles the next input bus message, waiting up to `waiting` for one; false when there was none.
+    @discardableResult
+    private func pumpInputBus(waiting: Duration = .milliseconds(20)) -> Bool {
+        guard let message = input.nextMessage(timeout: waiting) else { return false }
         let now = clock.now()
         switch message {
         case .endOfStream:
@@ -234,6 +241,7 @@ final class RunControl {
         default:
             break
         }
+        return true
     }
 
     private func pumpOutputBus(_ now: Duration) {
