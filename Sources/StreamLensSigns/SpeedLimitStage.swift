@@ -174,12 +174,14 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         if let usReader { return try analyzeRectangularSigns(frame, reader: usReader) }
         let scale = frame.scaleToSource
         locator.locate(in: frame.planes)
+        ocrTimings.noteContrastSeedsPassedOver(total: locator.seedsPassedOver)
         sightings.removeAll(keepingCapacity: true)
         for candidate in locator.candidates {
             let box = candidate.box
             var reading: SpeedReading?
             // A sign whose reads are complete is only followed, not read again; nor is a still ring that reads nothing.
             let wasRead = tracker.wantsRead(at: box)
+            if !wasRead { ocrTimings.recordNotRead() }
             if wasRead {
                 reading = reader.read(
                     planes: frame.planes, candidate: candidate, engine: try startedEngine(),

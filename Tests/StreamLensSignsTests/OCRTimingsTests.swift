@@ -14,5 +14,11 @@ struct OCRTimingsTests {
         // The ring keeps the last two durations; the count is of all reads.
         #expect(timings.samples() == [.milliseconds(20), .milliseconds(25)])
         #expect(timings.summary().count == 3)
+        #expect(timings.candidatesNotRead == 0 && timings.contrastSeedsPassedOver == 0)
+        timings.recordNotRead()
+        timings.recordNotRead()
+        timings.noteContrastSeedsPassedOver(total: 7)
+        #expect(timings.candidatesNotRead == 2 && timings.contrastSeedsPassedOver == 7)
+        #expect(timings.summary().count == 3, "a candidate not read is not a read")
     }
 }

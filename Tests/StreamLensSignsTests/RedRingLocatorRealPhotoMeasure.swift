@@ -43,6 +43,7 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("INSIDE_DIRECTIONS") { locator.insideCheck.minimumDirectionShare = value }
         if let value = setting("NUDGE") { locator.seededCircleNudge = value }
         if let value = setting("NUDGE_DIRECTIONS") { locator.nudgedCheck.minimumDirectionShare = value }
+        if let value = setting("REMEMBER_SEEDS") { locator.remembersRejectedSeeds = value != 0 }
         if let value = setting("SEARCH_INTERVAL") { locator.contrastSearchInterval = Int(value) }
         if let value = setting("FIT") { locator.fitsRingEdges = value != 0 }
         if let value = setting("FIT_ALL") { locator.fitsBeyondChecks = value != 0 }

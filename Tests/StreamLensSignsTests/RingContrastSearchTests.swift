@@ -231,6 +231,40 @@ struct RingContrastSearchTests {
         #expect(found.isEmpty, "\(found)")
     }
 
+    @Test func aRejectedSeedOverAnUnchangedPictureIsPassedOverUntilItsTurnComesAgain() {
+        // A fixed camera's car window: seeded and rejected on every frame. From the second frame its seeds are passed
+        // over (not confirmed again) for seven frames in a row; the ninth checks them again.
+        func drawWindow(_ planes: YUVPlanes, paneLuma: UInt8) {
+            SyntheticSign.paint(planes, colour: Self.castRing) { x, y in abs(x - 150) <= 90 && abs(y - 110) <= 80 }
+            var pane = Self.castInside
+            pane.y = paneLuma
+            SyntheticSign.paint(planes, colour: pane) { x, y in hypot(x - 150, y - 110) <= 0.78 * 34 }
+        }
+        func passedOverPerFrame(remembering: Bool, paneLuma: (Int) -> UInt8) -> [Int] {
+            var locator = RedRingLocator()
+            locator.remembersRejectedSeeds = remembering
+            var passedOver: [Int] = []
+            for frame in 0..<9 {
+                let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
+                let before = locator.seedsPassedOver
+                image.withPlanes { planes in
+                    drawWindow(planes, paneLuma: paneLuma(frame))
+                    locator.locate(in: planes)
+                }
+                #expect(locator.candidates.isEmpty, "frame \(frame): \(locator.candidates)")
+                passedOver.append(locator.seedsPassedOver - before)
+            }
+            return passedOver
+        }
+        let still = passedOverPerFrame(remembering: true) { _ in Self.castInside.y }
+        #expect(still[0] == 0 && still[8] == 0, "\(still)")
+        #expect(still[1...7].allSatisfy { $0 > 0 } && Set(still[1...7]).count == 1, "\(still)")
+        // The pane brightens by 4 levels a frame: never the same look twice, always checked.
+        let brightening = passedOverPerFrame(remembering: true) { Self.castInside.y - 20 + UInt8(4 * $0) }
+        #expect(brightening.allSatisfy { $0 == 0 }, "\(brightening)")
+        #expect(passedOverPerFrame(remembering: false) { _ in Self.castInside.y }.allSatisfy { $0 == 0 })
+    }
+
     @Test func aPinkRingAroundADarkHoleIsNotSeeded() {
         // A wheel in a red car, a dark hole in a pink surround: redder than the inside, but brighter.
         let seeds = Self.seeds {

@@ -75,6 +75,7 @@ import Testing
             "\(String(describing: details))")
         #expect(details?["text_line_reads"] is Int)
         #expect(details?["template_matches"] is Int)
+        #expect(details?["candidates_not_read"] is Int && details?["contrast_seeds_passed_over"] is Int)
         #expect(details?["reader_engines"] as? String == "background", "a file run starts the engines as it begins")
         // Without frame-accurate analysis a stall of the sign lane does not stall the video: the engines start on the
         // first candidate, so a clip without one does not pay for them.

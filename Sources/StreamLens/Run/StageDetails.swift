@@ -51,6 +51,10 @@ struct SpeedLimitDetails: Encodable {
     let textLineModel: String?
     let textLineReads: Int
     let templateMatches: Int
+    /// Candidates located but not read (their sign's reads were complete, or a still ring that read nothing).
+    let candidatesNotRead: Int
+    /// Contrast seeds the locator passed over: rejected on the frame before, at the same place over the same picture.
+    let contrastSeedsPassedOver: Int
     /// Why the installed model could not be loaded (the reader ran without it), if it could not.
     let textLineProblem: String?
     /// When Tesseract and the model were started: `background` (as a frame-accurate run began), `first_candidate`,
@@ -62,6 +66,8 @@ struct SpeedLimitDetails: Encodable {
         textLineModel = stage.textLineModelPath
         textLineReads = stage.ocrTimings.textLineReads
         templateMatches = stage.ocrTimings.templateMatches
+        candidatesNotRead = stage.ocrTimings.candidatesNotRead
+        contrastSeedsPassedOver = stage.ocrTimings.contrastSeedsPassedOver
         textLineProblem = stage.textLineModelProblem
         readerEngines = stage.enginesStart.rawValue
         ocrCalls = timings.count
@@ -79,6 +85,7 @@ struct SpeedLimitDetails: Encodable {
         case ocrCalls = "ocr_calls", ocrMedianMilliseconds = "ocr_median_ms", ocrP95Milliseconds = "ocr_p95_ms"
         case textLineModel = "text_line_model", textLineReads = "text_line_reads", textLineProblem = "text_line_problem"
         case templateMatches = "template_matches", readerEngines = "reader_engines"
+        case candidatesNotRead = "candidates_not_read", contrastSeedsPassedOver = "contrast_seeds_passed_over"
     }
 }
 

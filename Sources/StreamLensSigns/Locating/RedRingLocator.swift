@@ -62,6 +62,12 @@ struct RedRingLocator {
     /// round 5's 3: with the search's looser brightness test the sign is often not among the first three seeds).
     var contrastSearch = RingContrastSearch()
     var maximumContrastChecks = 6
+    /// Contrast seeds rejected on the last analysed frame that are at the same place over the same picture are
+    /// passed over (``RejectedSeedMemory``): a fixed camera's reddish places are not confirmed again every frame.
+    var remembersRejectedSeeds = true
+    private var rejectedSeeds = RejectedSeedMemory()
+    /// Contrast seeds passed over so far because ``RejectedSeedMemory`` had them.
+    private(set) var seedsPassedOver = 0
     /// How far (luma pixels) a seeded circle that fails ``insideCheck`` is moved, in eight directions, to try again.
     /// OpenCV's Hough centre on a dark, soft ring is often a pixel or two off, and the inside check's bands are only
     /// a fifth of the radius wide: off by two on a 20 px ring, one side samples the disc instead of the ring. 0: off.
@@ -196,12 +202,21 @@ struct RedRingLocator {
             framesSinceContrastSearch += 1
         }
         var checksLeft = maximumContrastChecks
+        rejectedSeeds.beginFrame()
         for seed in contrastSearch.seeds where checksLeft > 0 || fitsBeyondChecks {
             // Chroma sample i is centred on luma 2i + 1.
             let centerX = Double(2 * seed.x + 1)
             let centerY = Double(2 * seed.y + 1)
             let radius = Double(2 * seed.radius)
             if hasCandidate(near: (centerX, centerY), radius: radius) { continue }
+            let look = RejectedSeedMemory.Look(x: seed.x, y: seed.y, radius: seed.radius, luma: lumaSums, v: vSums)
+            if remembersRejectedSeeds, rejectedSeeds.passesOver(x: seed.x, y: seed.y, radius: seed.radius, look: look) {
+                // Rejected last frame over the same picture: it takes the check it would have failed, so the seeds
+                // after it are checked exactly as they would have been.
+                if checksLeft > 0 { checksLeft -= 1 }
+                seedsPassedOver += 1
+                continue
+            }
             var found: RingCandidate?
             if checksLeft > 0 {
                 checksLeft -= 1
@@ -222,7 +237,11 @@ struct RedRingLocator {
                 }
             }
             if found == nil { found = fittedRing(near: (centerX, centerY), radius: radius, planes: planes) }
-            if let found { candidates.append(found) }
+            if let found {
+                candidates.append(found)
+            } else {
+                rejectedSeeds.rejected(x: seed.x, y: seed.y, radius: seed.radius, look: look)
+            }
         }
     }
 

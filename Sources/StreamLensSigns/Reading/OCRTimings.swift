@@ -3,7 +3,8 @@ import Synchronization
 
 /// The most recent OCR durations (one per candidate read: Tesseract and, when they ran, the text-line recogniser and
 /// the template matcher), kept in a fixed ring so recording never allocates; and how many candidates the text-line
-/// recogniser read and the template matcher matched.
+/// recogniser read and the template matcher matched; and what the stage spared itself: candidates it did not read
+/// (``SignTracker/wantsRead(at:)``) and contrast seeds the locator passed over (``RejectedSeedMemory``).
 ///
 /// ## Thread Safety
 /// A mutex guards the ring: the analysis thread records, any thread may ask for the summary.
@@ -14,6 +15,8 @@ public final class OCRTimings: Sendable {
         var total = 0
         var textLineReads = 0
         var templateMatches = 0
+        var candidatesNotRead = 0
+        var contrastSeedsPassedOver = 0
     }
 
     private let ring: Mutex<Ring>
@@ -37,6 +40,17 @@ public final class OCRTimings: Sendable {
         }
     }
 
+    /// Counts a candidate that was located but not read: its track's reads were complete, or it is a still ring
+    /// that read nothing.
+    public func recordNotRead() {
+        ring.withLock { $0.candidatesNotRead += 1 }
+    }
+
+    /// Sets the locator's running count of contrast seeds passed over.
+    public func noteContrastSeedsPassedOver(total: Int) {
+        ring.withLock { $0.contrastSeedsPassedOver = total }
+    }
+
     /// The last ``capacity`` durations, oldest first.
     public func samples() -> [Duration] {
         ring.withLock { ring in
@@ -51,6 +65,12 @@ public final class OCRTimings: Sendable {
 
     /// Candidates the template matcher matched so far.
     public var templateMatches: Int { ring.withLock { $0.templateMatches } }
+
+    /// Candidates located but not read so far (``recordNotRead()``).
+    public var candidatesNotRead: Int { ring.withLock { $0.candidatesNotRead } }
+
+    /// Contrast seeds the locator has passed over so far.
+    public var contrastSeedsPassedOver: Int { ring.withLock { $0.contrastSeedsPassedOver } }
 
     /// Reads recorded so far, and the median of the last ``capacity`` of them (nil before the first).
     public func summary() -> (count: Int, median: Duration?) {

@@ -31,7 +31,9 @@ final class UsSignReader {
             var reading: SpeedReading?
             var words: UsPlateWords?
             var wasRead = false
-            if tracker.wantsRead(at: box), case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
+            let wanted = tracker.wantsRead(at: box)
+            if !wanted { timings.recordNotRead() }
+            if wanted, case .digits(let layout) = cropper.prepare(planes: frame.planes, candidate: candidate) {
                 wasRead = true
                 let engine = try startedEngine()
                 let started = clock.now()
