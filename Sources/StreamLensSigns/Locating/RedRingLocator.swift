@@ -24,7 +24,8 @@ import StreamLensCore
 /// 6. Rings that never enter the red mask because a colour cast makes them no redder than the scene, though still
 ///    redder and darker than their own inside, are sought by ``RingContrastSearch`` and confirmed the same way
 ///    (a luma circle on the seed, ``InsideRelativeRingCheck``), or by a circle fitted to the ring's inner edge
-///    (``RingEdgeFit``) where Hough's circles are off; they are faint candidates too.
+///    (``RingEdgeFit``) where Hough's circles are off; they are faint candidates too. A seed rejected on the frame
+///    before, at the same place over the same picture, is not confirmed again (``RejectedSeedMemory``).
 ///
 /// 7. Rings no colour search proposes (greyish rings around greyish insides, dark signs against the sky, red rings
 ///    that shadows break into pieces) are sought by their luma edges alone (``RadialSymmetrySearch``) and confirmed
