@@ -11,6 +11,9 @@ OpenCV 4.6 cannot import the packaged graph as it is, so this script rewrites it
 - constants become initialisers, and the layer-norm scales and shifts (one value per channel, broadcast over a
   sequence) are stored at the full sequence shape: OpenCV 4.6 broadcasts such a constant along the wrong axis;
 - Gemm weights are stored transposed (transB = 1): OpenCV 4.6 takes the output count from the wrong axis otherwise;
+- each 5 x 5 depthwise convolution becomes the sum of four 3 x 3 ones, one per quarter of its kernel (zero-filled,
+  with the padding that lines each quarter up): OpenCV 4.6 has a fast path for 3 x 3 depthwise convolutions only,
+  and the 5 x 5 ones took most of a forward pass (BENCHMARKS.md round 17);
 - the last layer keeps only the classes the reader needs: CTC blank, the digits 0-9, then every other printable
   ASCII character of the dictionary (so that a letter is read as a letter, not forced onto a digit). The model's
   6 624 other (mostly CJK) characters go, which makes the layer 60 times smaller.
@@ -86,6 +89,8 @@ def main(source, output, width):
                 store(node.input[1], array(node.input[1]).T)
                 trans_b.i = 1
 
+    split_depthwise_convolutions(graph, initialisers)
+
     # The last Gemm (features → classes), the Reshape after it and the Softmax: keep the reader's classes only.
     last_gemm = [n for n in graph.node if n.op_type == "Gemm"][-1]
     weights, bias = array(last_gemm.input[1]), array(last_gemm.input[2])
@@ -111,6 +116,46 @@ def main(source, output, width):
     entry.key, entry.value = "classes", "".join(classes[i] for i in kept[11:])
     onnx.save(model, output)
     print(f"make-text-line-model: {output}: input 1x3x{HEIGHT}x{width}, {len(kept)} classes")
+
+
+def split_depthwise_convolutions(graph, initialisers):
+    """Rewrites each 5 x 5 depthwise convolution (padding 2, any stride) as four 3 x 3 ones and a Sum.
+
+    Output row i of the 5 x 5 one reads input rows s*i - 2 ... s*i + 2. The quarter of kernel rows 0-2 is a 3 x 3
+    kernel padded 2 above and 0 below; the quarter of rows 3-4 sits in rows 1-2 of a 3 x 3 kernel (row 0 zero),
+    padded 0 above and 2 below, so that it reads rows s*i + 1 and s*i + 2. Columns likewise. Every output keeps its
+    size; the bias is added once.
+    """
+    rewritten = []
+    for node in graph.node:
+        attributes = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        weights = initialisers.get(node.input[1]) if node.op_type == "Conv" and len(node.input) > 1 else None
+        if weights is None or list(weights.dims[1:]) != [1, 5, 5] or attributes.get("group") != weights.dims[0] \
+                or list(attributes.get("pads", [])) != [2, 2, 2, 2] \
+                or any(d != 1 for d in attributes.get("dilations", [1, 1])):
+            rewritten.append(node)
+            continue
+        kernel = numpy_helper.to_array(weights)
+        channels = kernel.shape[0]
+        quarters = []
+        for row_part, (rows, top) in enumerate(((slice(0, 3), 2), (slice(3, 5), 0))):
+            for column_part, (columns, left) in enumerate(((slice(0, 3), 2), (slice(3, 5), 0))):
+                quarter = np.zeros((channels, 1, 3, 3), dtype=kernel.dtype)
+                piece = kernel[:, :, rows, columns]
+                first_row, first_column = (0 if top == 2 else 1), (0 if left == 2 else 1)
+                quarter[:, :, first_row:first_row + piece.shape[2], first_column:first_column + piece.shape[3]] = piece
+                name = f"{node.output[0]}/quarter{row_part}{column_part}"
+                weights_name = name + "/weights"
+                initialisers[weights_name] = numpy_helper.from_array(quarter, weights_name)
+                graph.initializer.append(initialisers[weights_name])
+                inputs = [node.input[0], weights_name] + (list(node.input[2:3]) if not quarters else [])
+                rewritten.append(helper.make_node(
+                    "Conv", inputs, [name], name=name, group=channels, kernel_shape=[3, 3],
+                    pads=[top, left, 2 - top, 2 - left], strides=list(attributes.get("strides", [1, 1]))))
+                quarters.append(name)
+        rewritten.append(helper.make_node("Sum", quarters, [node.output[0]], name=node.output[0] + "/sum"))
+    del graph.node[:]
+    graph.node.extend(rewritten)
 
 
 if __name__ == "__main__":
