@@ -181,7 +181,6 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             var reading: SpeedReading?
             // A sign whose reads are complete is only followed, not read again; nor is a still ring that reads nothing.
             let wasRead = tracker.wantsRead(at: box)
-            if !wasRead { ocrTimings.recordNotRead() }
             if wasRead {
                 reading = reader.read(
                     planes: frame.planes, candidate: candidate, engine: try startedEngine(),
@@ -193,6 +192,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                         reader.lastOCRDuration, textLine: reader.lastTextLineRead != nil,
                         templates: reader.lastTemplateMatch != nil)
                 }
+            } else {
+                ocrTimings.recordNotRead()
             }
             sightings.append(
                 SignSighting(

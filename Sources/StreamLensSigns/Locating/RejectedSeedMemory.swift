@@ -15,7 +15,7 @@
 struct RejectedSeedMemory {
     /// What a seed's box looked like: the mean luma of its four quadrants and of its middle half (where a sign's
     /// digits would be), and its mean V (chroma samples).
-    struct Look: Equatable {
+    struct Look {
         var lumaQuadrants: SIMD4<Int32>
         var middleLuma: Int32
         var v: Int32
@@ -55,7 +55,8 @@ struct RejectedSeedMemory {
 
     /// Frames in a row a remembered seed may be passed over before it is checked again.
     var maximumSkips = 7
-    /// Largest change of a quadrant's mean luma or of the mean V (levels) for the box to look the same.
+    /// Largest change (levels) of a quadrant's or the middle's mean luma, or of the mean V, for the box to look the
+    /// same.
     var tolerance: Int32 = 2
 
     /// Seeds rejected or passed over on the last analysed frame, and those of this frame (swapped each frame; both
