@@ -124,9 +124,11 @@ def split_depthwise_convolutions(graph, initialisers):
     Output row i of the 5 x 5 one reads input rows s*i - 2 ... s*i + 2. The quarter of kernel rows 0-2 is a 3 x 3
     kernel padded 2 above and 0 below; the quarter of rows 3-4 sits in rows 1-2 of a 3 x 3 kernel (row 0 zero),
     padded 0 above and 2 below, so that it reads rows s*i + 1 and s*i + 2. Columns likewise. Every output keeps its
-    size; the bias is added once.
+    size; the bias is added once. The 5 x 5 weights, no longer used, are dropped.
     """
-    rewritten = []
+    # Per half of the kernel (rows or columns): its slice, the padding before it, where it sits in the 3 x 3 kernel.
+    halves = ((slice(0, 3), 2, 0), (slice(3, 5), 0, 1))
+    rewritten, replaced_weights = [], set()
     for node in graph.node:
         attributes = {a.name: helper.get_attribute_value(a) for a in node.attribute}
         weights = initialisers.get(node.input[1]) if node.op_type == "Conv" and len(node.input) > 1 else None
@@ -135,27 +137,31 @@ def split_depthwise_convolutions(graph, initialisers):
                 or any(d != 1 for d in attributes.get("dilations", [1, 1])):
             rewritten.append(node)
             continue
+        replaced_weights.add(node.input[1])
         kernel = numpy_helper.to_array(weights)
         channels = kernel.shape[0]
         quarters = []
-        for row_part, (rows, top) in enumerate(((slice(0, 3), 2), (slice(3, 5), 0))):
-            for column_part, (columns, left) in enumerate(((slice(0, 3), 2), (slice(3, 5), 0))):
-                quarter = np.zeros((channels, 1, 3, 3), dtype=kernel.dtype)
+        for row_half, (rows, top, first_row) in enumerate(halves):
+            for column_half, (columns, left, first_column) in enumerate(halves):
                 piece = kernel[:, :, rows, columns]
-                first_row, first_column = (0 if top == 2 else 1), (0 if left == 2 else 1)
+                quarter = np.zeros((channels, 1, 3, 3), dtype=kernel.dtype)
                 quarter[:, :, first_row:first_row + piece.shape[2], first_column:first_column + piece.shape[3]] = piece
-                name = f"{node.output[0]}/quarter{row_part}{column_part}"
-                weights_name = name + "/weights"
-                initialisers[weights_name] = numpy_helper.from_array(quarter, weights_name)
-                graph.initializer.append(initialisers[weights_name])
-                inputs = [node.input[0], weights_name] + (list(node.input[2:3]) if not quarters else [])
+                name = f"{node.output[0]}/quarter{row_half}{column_half}"
+                graph.initializer.append(numpy_helper.from_array(quarter, name + "/weights"))
+                bias = list(node.input[2:3]) if not quarters else []
                 rewritten.append(helper.make_node(
-                    "Conv", inputs, [name], name=name, group=channels, kernel_shape=[3, 3],
-                    pads=[top, left, 2 - top, 2 - left], strides=list(attributes.get("strides", [1, 1]))))
+                    "Conv", [node.input[0], name + "/weights"] + bias, [name], name=name, group=channels,
+                    kernel_shape=[3, 3], pads=[top, left, 2 - top, 2 - left],
+                    strides=list(attributes.get("strides", [1, 1]))))
                 quarters.append(name)
         rewritten.append(helper.make_node("Sum", quarters, [node.output[0]], name=node.output[0] + "/sum"))
     del graph.node[:]
     graph.node.extend(rewritten)
+    still_used = {name for node in graph.node for name in node.input}
+    unused = [t for t in graph.initializer if t.name in replaced_weights and t.name not in still_used]
+    for tensor in unused:
+        graph.initializer.remove(tensor)
+        del initialisers[tensor.name]
 
 
 if __name__ == "__main__":
