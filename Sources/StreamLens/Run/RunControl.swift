@@ -46,6 +46,8 @@ final class RunControl {
     static let stateChangeLimit = Duration.seconds(3)
     /// After an abort, how long the frame path gets to finish the frame it is on.
     static let abortLimit = Duration.seconds(2)
+    /// Input bus messages read at most once the frame path has drained (an input's error queued behind its end).
+    static let messagesReadAtDrain = 256
     /// A source that ignores end-of-stream after an interrupt is cut off after this long.
     static let endOfStreamLimit = Duration.seconds(3)
     /// The output must finish (end-of-stream) within this long of the last frame.
@@ -136,8 +138,11 @@ final class RunControl {
             }
             if drainedAt == nil, path.waitUntilDrained(timeout: .zero) {
                 // The appsink's end-of-stream can overtake the loop: an input element's error, posted before that
-                // end-of-stream, may still be on the bus. Read it before the run is declared finished.
-                while pumpInputBus(waiting: .zero) {}
+                // end-of-stream, may still be on the bus. Read it before the run is declared finished — what is queued,
+                // not what an element might go on posting: the loop is bounded.
+                for _ in 0..<Self.messagesReadAtDrain {
+                    guard pumpInputBus(waiting: .zero) else { break }
+                }
                 drainedAt = now
             }
             if isFinished(now) { break }
