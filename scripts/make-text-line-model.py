@@ -11,6 +11,9 @@ OpenCV 4.6 cannot import the packaged graph as it is, so this script rewrites it
 - constants become initialisers, and the layer-norm scales and shifts (one value per channel, broadcast over a
   sequence) are stored at the full sequence shape: OpenCV 4.6 broadcasts such a constant along the wrong axis;
 - Gemm weights are stored transposed (transB = 1): OpenCV 4.6 takes the output count from the wrong axis otherwise;
+- the single value added to a convolution's output (the network's learnable shift after each convolution) goes into
+  the convolution's bias: OpenCV 4.6 would fuse that Add into the convolution at the first forward pass and keep a
+  second copy of the weights to do it (4.3 MB resident; BENCHMARKS.md round 18);
 - each 5 x 5 depthwise convolution becomes the sum of four 3 x 3 ones, one per quarter of its kernel (zero-filled,
   with the padding that lines each quarter up): OpenCV 4.6 has a fast path for 3 x 3 depthwise convolutions only,
   and the 5 x 5 ones took most of a forward pass (BENCHMARKS.md round 17);
@@ -89,6 +92,7 @@ def main(source, output, width):
                 store(node.input[1], array(node.input[1]).T)
                 trans_b.i = 1
 
+    fold_shifts_into_convolutions(graph, initialisers)
     split_depthwise_convolutions(graph, initialisers)
 
     # The last Gemm (features → classes), the Reshape after it and the Softmax: keep the reader's classes only.
@@ -118,6 +122,54 @@ def main(source, output, width):
     print(f"make-text-line-model: {output}: input 1x3x{HEIGHT}x{width}, {len(kept)} classes")
 
 
+def fold_shifts_into_convolutions(graph, initialisers):
+    """Adds each single value that is added to a convolution's output (PP-LCNetV3's learnable shift after every
+    convolution) to the convolution's bias instead, where that Add is the output's only reader.
+
+    OpenCV 4.6 fuses such an Add into the convolution itself at the first forward pass, and copies the convolution's
+    weights to do so: 4.3 MB more resident memory for this model (BENCHMARKS.md round 18). Folded here, the weights are
+    kept once.
+    """
+    readers = {}
+    for node in graph.node:
+        for name in node.input:
+            readers.setdefault(name, []).append(node)
+    graph_outputs = {output.name for output in graph.output}
+    folded = set()
+    for node in graph.node:
+        if node.op_type != "Conv" or node.output[0] in graph_outputs:
+            continue
+        (add, *others) = readers.get(node.output[0], [None])
+        if others or add is None or add.op_type != "Add":
+            continue
+        shift = next((name for name in add.input if name != node.output[0]), None)
+        if shift not in initialisers or numpy_helper.to_array(initialisers[shift]).size != 1:
+            continue
+        value = numpy_helper.to_array(initialisers[shift]).reshape(())
+        channels = initialisers[node.input[1]].dims[0]
+        bias_name = node.output[0] + "/shifted_bias"
+        bias = numpy_helper.to_array(initialisers[node.input[2]]) if len(node.input) > 2 and node.input[2] \
+            else np.zeros(channels, dtype=value.dtype)
+        tensor = numpy_helper.from_array((bias + value).astype(bias.dtype), bias_name)
+        graph.initializer.append(tensor)
+        initialisers[bias_name] = tensor
+        del node.input[2:]
+        node.input.append(bias_name)
+        node.output[0] = add.output[0]
+        folded.add(id(add))
+    kept = [node for node in graph.node if id(node) not in folded]
+    del graph.node[:]
+    graph.node.extend(kept)
+    drop_unused_initialisers(graph, initialisers)
+
+
+def drop_unused_initialisers(graph, initialisers):
+    still_used = {name for node in graph.node for name in node.input}
+    for tensor in [t for t in graph.initializer if t.name not in still_used]:
+        graph.initializer.remove(tensor)
+        del initialisers[tensor.name]
+
+
 def split_depthwise_convolutions(graph, initialisers):
     """Rewrites each 5 x 5 depthwise convolution (padding 2, any stride) as four 3 x 3 ones and a Sum.
 
@@ -128,7 +180,7 @@ def split_depthwise_convolutions(graph, initialisers):
     """
     # Per half of the kernel (rows or columns): its slice, the padding before it, where it sits in the 3 x 3 kernel.
     halves = ((slice(0, 3), 2, 0), (slice(3, 5), 0, 1))
-    rewritten, replaced_weights = [], set()
+    rewritten = []
     for node in graph.node:
         attributes = {a.name: helper.get_attribute_value(a) for a in node.attribute}
         weights = initialisers.get(node.input[1]) if node.op_type == "Conv" and len(node.input) > 1 else None
@@ -137,7 +189,6 @@ def split_depthwise_convolutions(graph, initialisers):
                 or any(d != 1 for d in attributes.get("dilations", [1, 1])):
             rewritten.append(node)
             continue
-        replaced_weights.add(node.input[1])
         kernel = numpy_helper.to_array(weights)
         channels = kernel.shape[0]
         quarters = []
@@ -157,11 +208,7 @@ def split_depthwise_convolutions(graph, initialisers):
         rewritten.append(helper.make_node("Sum", quarters, [node.output[0]], name=node.output[0] + "/sum"))
     del graph.node[:]
     graph.node.extend(rewritten)
-    still_used = {name for node in graph.node for name in node.input}
-    unused = [t for t in graph.initializer if t.name in replaced_weights and t.name not in still_used]
-    for tensor in unused:
-        graph.initializer.remove(tensor)
-        del initialisers[tensor.name]
+    drop_unused_initialisers(graph, initialisers)
 
 
 if __name__ == "__main__":
