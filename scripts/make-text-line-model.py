@@ -92,8 +92,8 @@ def main(source, output, width):
                 store(node.input[1], array(node.input[1]).T)
                 trans_b.i = 1
 
-    fold_shifts_into_convolutions(graph, initialisers)
-    split_depthwise_convolutions(graph, initialisers)
+    shifts_folded = fold_shifts_into_convolutions(graph, initialisers)
+    convolutions_split = split_depthwise_convolutions(graph, initialisers)
 
     # The last Gemm (features → classes), the Reshape after it and the Softmax: keep the reader's classes only.
     last_gemm = [n for n in graph.node if n.op_type == "Gemm"][-1]
@@ -119,12 +119,13 @@ def main(source, output, width):
     entry = model.metadata_props.add()
     entry.key, entry.value = "classes", "".join(classes[i] for i in kept[11:])
     onnx.save(model, output)
-    print(f"make-text-line-model: {output}: input 1x3x{HEIGHT}x{width}, {len(kept)} classes")
+    print(f"make-text-line-model: {output}: input 1x3x{HEIGHT}x{width}, {len(kept)} classes, "
+          f"{shifts_folded} shifts folded into biases, {convolutions_split} 5 x 5 convolutions split")
 
 
 def fold_shifts_into_convolutions(graph, initialisers):
     """Adds each single value that is added to a convolution's output (PP-LCNetV3's learnable shift after every
-    convolution) to the convolution's bias instead, where that Add is the output's only reader.
+    convolution) to the convolution's bias instead, where that Add is the output's only reader. Returns how many.
 
     OpenCV 4.6 fuses such an Add into the convolution itself at the first forward pass, and copies the convolution's
     weights to do so: 4.3 MB more resident memory for this model (BENCHMARKS.md round 18). Folded here, the weights are
@@ -161,6 +162,7 @@ def fold_shifts_into_convolutions(graph, initialisers):
     del graph.node[:]
     graph.node.extend(kept)
     drop_unused_initialisers(graph, initialisers)
+    return len(folded)
 
 
 def drop_unused_initialisers(graph, initialisers):
@@ -171,7 +173,7 @@ def drop_unused_initialisers(graph, initialisers):
 
 
 def split_depthwise_convolutions(graph, initialisers):
-    """Rewrites each 5 x 5 depthwise convolution (padding 2, any stride) as four 3 x 3 ones and a Sum.
+    """Rewrites each 5 x 5 depthwise convolution (padding 2, any stride) as four 3 x 3 ones and a Sum; returns how many.
 
     Output row i of the 5 x 5 one reads input rows s*i - 2 ... s*i + 2. The quarter of kernel rows 0-2 is a 3 x 3
     kernel padded 2 above and 0 below; the quarter of rows 3-4 sits in rows 1-2 of a 3 x 3 kernel (row 0 zero),
@@ -180,7 +182,7 @@ def split_depthwise_convolutions(graph, initialisers):
     """
     # Per half of the kernel (rows or columns): its slice, the padding before it, where it sits in the 3 x 3 kernel.
     halves = ((slice(0, 3), 2, 0), (slice(3, 5), 0, 1))
-    rewritten = []
+    rewritten, split = [], 0
     for node in graph.node:
         attributes = {a.name: helper.get_attribute_value(a) for a in node.attribute}
         weights = initialisers.get(node.input[1]) if node.op_type == "Conv" and len(node.input) > 1 else None
@@ -206,9 +208,11 @@ def split_depthwise_convolutions(graph, initialisers):
                     strides=list(attributes.get("strides", [1, 1]))))
                 quarters.append(name)
         rewritten.append(helper.make_node("Sum", quarters, [node.output[0]], name=node.output[0] + "/sum"))
+        split += 1
     del graph.node[:]
     graph.node.extend(rewritten)
     drop_unused_initialisers(graph, initialisers)
+    return split
 
 
 if __name__ == "__main__":
