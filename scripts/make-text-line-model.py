@@ -14,6 +14,9 @@ OpenCV 4.6 cannot import the packaged graph as it is, so this script rewrites it
 - the single value added to a convolution's output (the network's learnable shift after each convolution) goes into
   the convolution's bias: OpenCV 4.6 would fuse that Add into the convolution at the first forward pass and keep a
   second copy of the weights to do it (4.3 MB resident; BENCHMARKS.md round 18);
+- the learnable affine after each activation (two single values) goes into the weights and bias of the convolution
+  that reads it, and each hard-swish (four nodes) is written as x * HardSigmoid(x), which OpenCV 4.6 runs as one
+  layer: a forward pass ~5 % less CPU (BENCHMARKS.md round 18);
 - each 5 x 5 depthwise convolution becomes the sum of four 3 x 3 ones, one per quarter of its kernel (zero-filled,
   with the padding that lines each quarter up): OpenCV 4.6 has a fast path for 3 x 3 depthwise convolutions only,
   and the 5 x 5 ones took most of a forward pass (BENCHMARKS.md round 17);
@@ -93,6 +96,8 @@ def main(source, output, width):
                 trans_b.i = 1
 
     shifts_folded = fold_shifts_into_convolutions(graph, initialisers)
+    affines_folded = fold_affines_into_convolutions(graph, initialisers)
+    hard_swishes = write_hard_swishes_as_one_layer(graph, initialisers)
     convolutions_split = split_depthwise_convolutions(graph, initialisers)
 
     # The last Gemm (features → classes), the Reshape after it and the Softmax: keep the reader's classes only.
@@ -120,7 +125,8 @@ def main(source, output, width):
     entry.key, entry.value = "classes", "".join(classes[i] for i in kept[11:])
     onnx.save(model, output)
     print(f"make-text-line-model: {output}: input 1x3x{HEIGHT}x{width}, {len(kept)} classes, "
-          f"{shifts_folded} shifts folded into biases, {convolutions_split} 5 x 5 convolutions split")
+          f"{shifts_folded} shifts and {affines_folded} affines folded into convolutions, {hard_swishes} hard-swishes "
+          f"rewritten, {convolutions_split} 5 x 5 convolutions split")
 
 
 def fold_shifts_into_convolutions(graph, initialisers):
@@ -131,38 +137,148 @@ def fold_shifts_into_convolutions(graph, initialisers):
     weights to do so: 4.3 MB more resident memory for this model (BENCHMARKS.md round 18). Folded here, the weights are
     kept once.
     """
+    readers = node_readers(graph)
+    graph_outputs = {output.name for output in graph.output}
+    folded = set()
+    for conv in graph.node:
+        if conv.op_type != "Conv" or conv.output[0] in graph_outputs:
+            continue
+        add = only_reader(readers, conv.output[0])
+        shift = single_value_input(add, "Add", initialisers)
+        if shift is None or shift[1] != conv.output[0]:
+            continue
+        bias_name = conv.output[0] + "/shifted_bias"
+        store_initialiser(graph, initialisers, bias_name, bias_of(conv, initialisers) + shift[0])
+        del conv.input[2:]
+        conv.input.append(bias_name)
+        conv.output[0] = add.output[0]
+        folded.add(id(add))
+    remove_nodes(graph, folded, initialisers)
+    return len(folded)
+
+
+def fold_affines_into_convolutions(graph, initialisers):
+    """Moves the learnable affine after each activation (y = s * x + t, two single values; PP-LCNetV3's
+    LearnableAffineBlock) into the convolution that reads y, where that convolution is y's only reader. s scales its
+    weights; t goes into its bias when it pads nothing (t times the sum of each output's weights), else stays as one
+    Add of t / s before it, so that its padding is still zero. Returns how many affines moved.
+    """
+    readers = node_readers(graph)
+    removed, moved = set(), 0
+    for mul in graph.node:
+        scale = single_value_input(mul, "Mul", initialisers)
+        add = only_reader(readers, mul.output[0]) if scale is not None and abs(scale[0]) > 1e-6 else None
+        shift = single_value_input(add, "Add", initialisers)
+        if shift is None or shift[1] != mul.output[0]:
+            continue
+        conv = only_reader(readers, add.output[0])
+        if conv is None or conv.op_type != "Conv" or conv.input[0] != add.output[0] \
+                or sum(name == conv.input[1] for node in graph.node for name in node.input) != 1:
+            continue
+        (s, x), t = scale, shift[0]
+        weights = numpy_helper.to_array(initialisers[conv.input[1]])
+        store_initialiser(graph, initialisers, conv.input[1], weights * s)
+        pads = next((helper.get_attribute_value(a) for a in conv.attribute if a.name == "pads"), [0, 0, 0, 0])
+        if all(pad == 0 for pad in pads):
+            bias_name = conv.output[0] + "/affine_bias"
+            store_initialiser(graph, initialisers, bias_name,
+                              bias_of(conv, initialisers) + t * weights.sum(axis=(1, 2, 3)))
+            del conv.input[2:]
+            conv.input.append(bias_name)
+            conv.input[0] = x
+            removed.update((id(mul), id(add)))
+        else:
+            shift_name = add.output[0] + "/shift_over_scale"
+            store_initialiser(graph, initialisers, shift_name, np.array([t / s], dtype=weights.dtype))
+            del add.input[:]
+            add.input.extend([x, shift_name])
+            removed.add(id(mul))
+        moved += 1
+    remove_nodes(graph, removed, initialisers)
+    return moved
+
+
+def write_hard_swishes_as_one_layer(graph, initialisers):
+    """Writes each hard-swish, x * clip(x + 3, 0, 6) / 6 (four nodes), as x * HardSigmoid(x) with alpha 1/6 and beta
+    1/2, which OpenCV 4.6 runs as a single HardSwish layer. Returns how many.
+    """
+    readers = node_readers(graph)
+    replacements = {}
+    for add in graph.node:
+        three = single_value_input(add, "Add", initialisers)
+        if three is None or three[0] != 3.0:
+            continue
+        x = three[1]
+        clip = only_reader(readers, add.output[0])
+        bounds = {a.name: helper.get_attribute_value(a) for a in clip.attribute} if clip is not None else {}
+        if clip is None or clip.op_type != "Clip" or bounds.get("min") != 0.0 or bounds.get("max") != 6.0:
+            continue
+        mul = only_reader(readers, clip.output[0])
+        if mul is None or mul.op_type != "Mul" or sorted(mul.input) != sorted([x, clip.output[0]]):
+            continue
+        div = only_reader(readers, mul.output[0])
+        six = single_value_input(div, "Div", initialisers)
+        if six is None or six[0] != 6.0 or div.input[0] != mul.output[0]:
+            continue
+        gate = clip.output[0] + "/hard_sigmoid"
+        replacements[id(add)] = [
+            helper.make_node("HardSigmoid", [x], [gate], name=gate, alpha=1.0 / 6, beta=0.5),
+            helper.make_node("Mul", [x, gate], [div.output[0]], name=div.output[0])]
+        replacements.update({id(node): [] for node in (clip, mul, div)})
+    rewritten = [new for node in graph.node for new in replacements.get(id(node), [node])]
+    del graph.node[:]
+    graph.node.extend(rewritten)
+    drop_unused_initialisers(graph, initialisers)
+    return sum(1 for nodes in replacements.values() if nodes)
+
+
+def node_readers(graph):
+    """The nodes reading each tensor, by name."""
     readers = {}
     for node in graph.node:
         for name in node.input:
             readers.setdefault(name, []).append(node)
-    graph_outputs = {output.name for output in graph.output}
-    folded = set()
-    for node in graph.node:
-        if node.op_type != "Conv" or node.output[0] in graph_outputs:
-            continue
-        (add, *others) = readers.get(node.output[0], [None])
-        if others or add is None or add.op_type != "Add":
-            continue
-        shift = next((name for name in add.input if name != node.output[0]), None)
-        if shift not in initialisers or numpy_helper.to_array(initialisers[shift]).size != 1:
-            continue
-        value = numpy_helper.to_array(initialisers[shift]).reshape(())
-        channels = initialisers[node.input[1]].dims[0]
-        bias_name = node.output[0] + "/shifted_bias"
-        bias = numpy_helper.to_array(initialisers[node.input[2]]) if len(node.input) > 2 and node.input[2] \
-            else np.zeros(channels, dtype=value.dtype)
-        tensor = numpy_helper.from_array((bias + value).astype(bias.dtype), bias_name)
+    return readers
+
+
+def only_reader(readers, name):
+    """The one node reading tensor `name`, or None (none or several)."""
+    nodes = readers.get(name, [])
+    return nodes[0] if len(nodes) == 1 else None
+
+
+def single_value_input(node, op_type, initialisers):
+    """(value, other input) when `node` is an `op_type` of two inputs one of which is a single-value initialiser."""
+    if node is None or node.op_type != op_type or len(node.input) != 2:
+        return None
+    for constant, other in (node.input, reversed(node.input)):
+        if constant in initialisers and numpy_helper.to_array(initialisers[constant]).size == 1:
+            return float(numpy_helper.to_array(initialisers[constant]).reshape(())), other
+    return None
+
+
+def bias_of(conv, initialisers):
+    """The convolution's bias, zeros when it has none."""
+    if len(conv.input) > 2 and conv.input[2]:
+        return numpy_helper.to_array(initialisers[conv.input[2]])
+    return np.zeros(initialisers[conv.input[1]].dims[0], dtype=np.float32)
+
+
+def store_initialiser(graph, initialisers, name, value):
+    """Sets initialiser `name` to `value` (float32), adding it when it is new."""
+    tensor = numpy_helper.from_array(np.ascontiguousarray(value, dtype=np.float32), name)
+    if name in initialisers:
+        initialisers[name].CopyFrom(tensor)
+    else:
         graph.initializer.append(tensor)
-        initialisers[bias_name] = tensor
-        del node.input[2:]
-        node.input.append(bias_name)
-        node.output[0] = add.output[0]
-        folded.add(id(add))
-    kept = [node for node in graph.node if id(node) not in folded]
+        initialisers[name] = tensor
+
+
+def remove_nodes(graph, removed, initialisers):
+    kept = [node for node in graph.node if id(node) not in removed]
     del graph.node[:]
     graph.node.extend(kept)
     drop_unused_initialisers(graph, initialisers)
-    return len(folded)
 
 
 def drop_unused_initialisers(graph, initialisers):
