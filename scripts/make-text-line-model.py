@@ -130,7 +130,7 @@ def main(source, output, width):
 
 
 def fold_shifts_into_convolutions(graph, initialisers):
-    """Adds each single value that is added to a convolution's output (PP-LCNetV3's learnable shift after every
+    """Adds each single value that is added to a convolution's output (the network's learnable shift after every
     convolution) to the convolution's bias instead, where that Add is the output's only reader. Returns how many.
 
     OpenCV 4.6 fuses such an Add into the convolution itself at the first forward pass, and copies the convolution's
@@ -158,10 +158,10 @@ def fold_shifts_into_convolutions(graph, initialisers):
 
 
 def fold_affines_into_convolutions(graph, initialisers):
-    """Moves the learnable affine after each activation (y = s * x + t, two single values; PP-LCNetV3's
-    LearnableAffineBlock) into the convolution that reads y, where that convolution is y's only reader. s scales its
-    weights; t goes into its bias when it pads nothing (t times the sum of each output's weights), else stays as one
-    Add of t / s before it, so that its padding is still zero. Returns how many affines moved.
+    """Moves the learnable affine after each activation (y = s * x + t, two single values) into the convolution that
+    reads y, where that convolution is y's only reader. s scales its weights; t goes into its bias when it pads
+    nothing (t times the sum of each output's weights), else stays as one Add of t / s before it, so that its padding
+    is still zero. Returns how many affines moved.
     """
     readers = node_readers(graph)
     removed, moved = set(), 0
