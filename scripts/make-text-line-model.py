@@ -14,9 +14,9 @@ OpenCV 4.6 cannot import the packaged graph as it is, so this script rewrites it
 - the single value added to a convolution's output (the network's learnable shift after each convolution) goes into
   the convolution's bias: OpenCV 4.6 would fuse that Add into the convolution at the first forward pass and keep a
   second copy of the weights to do it (4.3 MB resident; BENCHMARKS.md round 18);
-- the learnable affine after each activation (two single values) goes into the weights and bias of the convolution
-  that reads it, and each hard-swish (four nodes) is written as x * HardSigmoid(x), which OpenCV 4.6 runs as one
-  layer: a forward pass ~5 % less CPU (BENCHMARKS.md round 18);
+- the learnable affine after each activation (two single values) goes into the convolution that reads it (its
+  weights, and its bias unless it pads: then an Add stays before it), and each hard-swish (four nodes) is written
+  as x * HardSigmoid(x), which OpenCV 4.6 runs as one layer: a forward pass ~5 % less CPU (BENCHMARKS.md round 18);
 - each 5 x 5 depthwise convolution becomes the sum of four 3 x 3 ones, one per quarter of its kernel (zero-filled,
   with the padding that lines each quarter up): OpenCV 4.6 has a fast path for 3 x 3 depthwise convolutions only,
   and the 5 x 5 ones took most of a forward pass (BENCHMARKS.md round 17);
@@ -125,7 +125,7 @@ def main(source, output, width):
     entry.key, entry.value = "classes", "".join(classes[i] for i in kept[11:])
     onnx.save(model, output)
     print(f"make-text-line-model: {output}: input 1x3x{HEIGHT}x{width}, {len(kept)} classes, "
-          f"{shifts_folded} shifts and {affines_folded} affines folded into convolutions, {hard_swishes} hard-swishes "
+          f"{shifts_folded} shifts and {affines_folded} affines moved into convolutions, {hard_swishes} hard-swishes "
           f"rewritten, {convolutions_split} 5 x 5 convolutions split")
 
 
@@ -138,10 +138,9 @@ def fold_shifts_into_convolutions(graph, initialisers):
     kept once.
     """
     readers = node_readers(graph)
-    graph_outputs = {output.name for output in graph.output}
     folded = set()
     for conv in graph.node:
-        if conv.op_type != "Conv" or conv.output[0] in graph_outputs:
+        if not is_plain_convolution(conv, initialisers):
             continue
         add = only_reader(readers, conv.output[0])
         shift = single_value_input(add, "Add", initialisers)
@@ -159,9 +158,9 @@ def fold_shifts_into_convolutions(graph, initialisers):
 
 def fold_affines_into_convolutions(graph, initialisers):
     """Moves the learnable affine after each activation (y = s * x + t, two single values) into the convolution that
-    reads y, where that convolution is y's only reader. s scales its weights; t goes into its bias when it pads
-    nothing (t times the sum of each output's weights), else stays as one Add of t / s before it, so that its padding
-    is still zero. Returns how many affines moved.
+    reads y, where the Add is the Mul's only reader, the convolution y's, and nothing else reads its weights. s scales
+    the weights; t goes into the bias when the convolution pads nothing (t times the sum of each output's weights),
+    else stays as one Add of t / s before it, so that its padding is still zero. Returns how many affines moved.
     """
     readers = node_readers(graph)
     removed, moved = set(), 0
@@ -172,14 +171,16 @@ def fold_affines_into_convolutions(graph, initialisers):
         if shift is None or shift[1] != mul.output[0]:
             continue
         conv = only_reader(readers, add.output[0])
-        if conv is None or conv.op_type != "Conv" or conv.input[0] != add.output[0] \
-                or sum(name == conv.input[1] for node in graph.node for name in node.input) != 1:
+        if not is_plain_convolution(conv, initialisers) or conv.input[0] != add.output[0] \
+                or len(readers[conv.input[1]]) != 1:
             continue
         (s, x), t = scale, shift[0]
         weights = numpy_helper.to_array(initialisers[conv.input[1]])
         store_initialiser(graph, initialisers, conv.input[1], weights * s)
-        pads = next((helper.get_attribute_value(a) for a in conv.attribute if a.name == "pads"), [0, 0, 0, 0])
-        if all(pad == 0 for pad in pads):
+        attributes = {a.name: helper.get_attribute_value(a) for a in conv.attribute}
+        pads = attributes.get("pads", [0, 0, 0, 0])
+        auto_pad = attributes.get("auto_pad", b"NOTSET")
+        if all(pad == 0 for pad in pads) and auto_pad in (b"NOTSET", b"VALID"):
             bias_name = conv.output[0] + "/affine_bias"
             store_initialiser(graph, initialisers, bias_name,
                               bias_of(conv, initialisers) + t * weights.sum(axis=(1, 2, 3)))
@@ -233,16 +234,18 @@ def write_hard_swishes_as_one_layer(graph, initialisers):
 
 
 def node_readers(graph):
-    """The nodes reading each tensor, by name."""
+    """The nodes reading each tensor, by name; a graph output counts as a reader (None)."""
     readers = {}
     for node in graph.node:
         for name in node.input:
             readers.setdefault(name, []).append(node)
+    for output in graph.output:
+        readers.setdefault(output.name, []).append(None)
     return readers
 
 
 def only_reader(readers, name):
-    """The one node reading tensor `name`, or None (none or several)."""
+    """The one node reading tensor `name`, or None (none, several, or the graph's output)."""
     nodes = readers.get(name, [])
     return nodes[0] if len(nodes) == 1 else None
 
@@ -255,6 +258,13 @@ def single_value_input(node, op_type, initialisers):
         if constant in initialisers and numpy_helper.to_array(initialisers[constant]).size == 1:
             return float(numpy_helper.to_array(initialisers[constant]).reshape(())), other
     return None
+
+
+def is_plain_convolution(node, initialisers):
+    """A 2-D Conv whose weights (and bias, if any) are initialisers."""
+    return node is not None and node.op_type == "Conv" and node.input[1] in initialisers \
+        and len(initialisers[node.input[1]].dims) == 4 \
+        and (len(node.input) < 3 or not node.input[2] or node.input[2] in initialisers)
 
 
 def bias_of(conv, initialisers):
@@ -282,7 +292,8 @@ def remove_nodes(graph, removed, initialisers):
 
 
 def drop_unused_initialisers(graph, initialisers):
-    still_used = {name for node in graph.node for name in node.input}
+    still_used = {name for node in graph.node for name in node.input} \
+        | {value.name for value in list(graph.input) + list(graph.output)}
     for tensor in [t for t in graph.initializer if t.name not in still_used]:
         graph.initializer.remove(tensor)
         del initialisers[tensor.name]
