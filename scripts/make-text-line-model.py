@@ -73,7 +73,7 @@ def main(source, output, width):
         return numpy_helper.to_array(initialisers[name])
 
     def store(name, value):
-        initialisers[name].CopyFrom(numpy_helper.from_array(np.ascontiguousarray(value), name))
+        store_initialiser(graph, initialisers, name, value)
 
     for node in graph.node:
         if node.op_type == "Clip" and len(node.input) > 1:
@@ -255,8 +255,9 @@ def single_value_input(node, op_type, initialisers):
     if node is None or node.op_type != op_type or len(node.input) != 2:
         return None
     for constant, other in (node.input, reversed(node.input)):
-        if constant in initialisers and numpy_helper.to_array(initialisers[constant]).size == 1:
-            return float(numpy_helper.to_array(initialisers[constant]).reshape(())), other
+        value = numpy_helper.to_array(initialisers[constant]) if constant in initialisers else None
+        if value is not None and value.size == 1:
+            return float(value.reshape(())), other
     return None
 
 
@@ -275,8 +276,8 @@ def bias_of(conv, initialisers):
 
 
 def store_initialiser(graph, initialisers, name, value):
-    """Sets initialiser `name` to `value` (float32), adding it when it is new."""
-    tensor = numpy_helper.from_array(np.ascontiguousarray(value, dtype=np.float32), name)
+    """Sets initialiser `name` to `value` (of its own type), adding it when it is new."""
+    tensor = numpy_helper.from_array(np.ascontiguousarray(value), name)
     if name in initialisers:
         initialisers[name].CopyFrom(tensor)
     else:
@@ -327,7 +328,7 @@ def split_depthwise_convolutions(graph, initialisers):
                 quarter = np.zeros((channels, 1, 3, 3), dtype=kernel.dtype)
                 quarter[:, :, first_row:first_row + piece.shape[2], first_column:first_column + piece.shape[3]] = piece
                 name = f"{node.output[0]}/quarter{row_half}{column_half}"
-                graph.initializer.append(numpy_helper.from_array(quarter, name + "/weights"))
+                store_initialiser(graph, initialisers, name + "/weights", quarter)
                 bias = list(node.input[2:3]) if not quarters else []
                 rewritten.append(helper.make_node(
                     "Conv", [node.input[0], name + "/weights"] + bias, [name], name=name, group=channels,
