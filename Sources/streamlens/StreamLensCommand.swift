@@ -11,8 +11,8 @@ struct StreamLensCommand: AsyncParsableCommand {
     )
 
     /// Parses and runs like ArgumentParser's own `main()`, except that a command line that does not parse (an
-    /// unknown option, a value of the wrong type) exits with status 2, like every other bad argument, instead of
-    /// ArgumentParser's 64. Async, so that async subcommands (`batch`, `status`, `events`) run.
+    /// unknown option, a value of the wrong type) exits with status 2 and one line, like every other bad argument,
+    /// instead of ArgumentParser's 64 and usage block. Async, so that async subcommands (`batch`, `status`, `events`) run.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -23,7 +23,14 @@ struct StreamLensCommand: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                // One line, like every other error: ArgumentParser's message and where to read more (its usage block,
+                // several lines, is left out).
+                let seeHelp = fullMessage(for: error).split(separator: "\n")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("See '") }
+                let message = message(for: error).split(whereSeparator: \.isNewline)
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+                let line = "streamlens: error: \(message)" + (seeHelp.map { "; s" + $0.dropFirst() } ?? "")
+                FileHandle.standardError.write(Data((line + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)

@@ -3,17 +3,22 @@ import StreamLensSigns
 
 /// The files analysis stages write while a run goes: the JSON-lines event log (`--events`) shared by every stage,
 /// and the WebVTT subtitles of speed-limit events (`--subtitles`). Opened before the run as `NAME.partial`, closed
-/// after it (also after an interrupt or an error) and then renamed, so every event emitted is on disk and a file
-/// under its final name is always a closed one.
+/// after it (also after an interrupt or an error), so every event emitted is on disk, and renamed only when the run
+/// finished or was interrupted: a file under its final name is always a whole one, and a failed run never replaces
+/// a good file.
 final class AnalysisOutputs {
     let events: EventLog
     let subtitles: WebVTTWriter?
     private let files: [PartialFile]
+    /// What each of `files` is, for the summary.
+    private let fileNames: [String]
 
     init(configuration: RunConfiguration) throws(RunError) {
         let eventsFile = configuration.eventsPath.map(PartialFile.init(path:))
         let subtitlesFile = configuration.subtitlesPath.map(PartialFile.init(path:))
-        files = [eventsFile, subtitlesFile].compactMap { $0 }
+        let named = [(eventsFile, "events"), (subtitlesFile, "subtitles")].compactMap { file, what in file.map { ($0, what) } }
+        files = named.map(\.0)
+        fileNames = named.map(\.1)
         do { events = try EventLog(path: eventsFile?.partialPath) } catch {
             throw .cannotWrite(path: configuration.eventsPath ?? "", reason: "check that the folder exists and is writable")
         }
@@ -28,10 +33,10 @@ final class AnalysisOutputs {
         }
     }
 
-    /// Closes the files and gives them their names.
-    func close() {
+    /// Closes the files and settles them as the run ended; returns a summary line for each file kept as `.partial`.
+    func close(after ending: RunEnding) -> [String] {
         events.close()
         subtitles?.close()
-        for file in files { try? file.commit() }
+        return zip(files, fileNames).compactMap { file, what in file.settle(after: ending, what: what) }
     }
 }

@@ -41,6 +41,23 @@ struct PartialFile: Sendable, Equatable {
         unlink(partialPath)
     }
 
+    /// Settles a file written alongside a run (events, subtitles, timeline) as the run ended: renamed after a run
+    /// that finished or was interrupted (its rows are all there); kept as `NAME.partial` after a run that failed
+    /// partway, removed after one that failed before its first frame — so a failed run never replaces a good file.
+    /// Returns the summary line for a kept file, `what` naming it ("events").
+    func settle(after ending: RunEnding, what: String) -> String? {
+        switch ending {
+        case .finished:
+            do { try commit() } catch { return "\(what) kept as \(partialPath): \(error)" }
+            return nil
+        case .failedPartway:
+            return "\(what) kept as \(partialPath): the run failed, so it keeps its .partial name"
+        case .failedBeforeStart:
+            discard()
+            return nil
+        }
+    }
+
     /// Writes `data` to the partial name and renames it: the file appears whole or not at all.
     static func write(_ data: Data, to path: String) throws(RunError) {
         let file = PartialFile(path: path)
@@ -52,4 +69,14 @@ struct PartialFile: Sendable, Equatable {
         }
         try file.commit()
     }
+}
+
+/// How a run ended, for the files written alongside it (``PartialFile/settle(after:what:)``).
+enum RunEnding: Sendable, Equatable {
+    /// The input ended or the run was interrupted: the files hold everything the run saw.
+    case finished
+    /// The run failed after frames went through: the files hold part of it.
+    case failedPartway
+    /// The run failed (or was interrupted) before any frame went through: the files hold nothing.
+    case failedBeforeStart
 }

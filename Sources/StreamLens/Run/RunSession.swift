@@ -9,8 +9,9 @@ import StreamLensStats
 /// show progress, print the summary, write the report files, and return the process exit status.
 ///
 /// Files are never half-written under their names: the video, timeline, events and subtitles are written as
-/// `NAME.partial` and renamed when closed (the video only when finalized, see ``PipelineRunner``); the report and
-/// HTML page appear whole. An output that would overwrite the input, or two outputs naming one file, are refused
+/// `NAME.partial` and renamed when the run finished or was interrupted (the video only when finalized, see
+/// ``PipelineRunner``); a failed run keeps them as `NAME.partial`, or removes them when no frame went through. The
+/// report and HTML page appear whole. An output that would overwrite the input, or two outputs naming one file, are refused
 /// with exit status 2 before anything is opened.
 public final class RunSession {
     /// Exit statuses.
@@ -46,17 +47,19 @@ public final class RunSession {
             printError(RunError.cannotWrite(path: configuration.timelinePath ?? "", reason: "check that the folder exists and is writable"))
             return ExitStatus.failure
         }
-        // Closing flushes the last rows, on every way out: errors, interrupts, the end; then the file takes its name.
+        // Closing flushes the last rows on every way out; the files take their names only if the run finished or was
+        // interrupted (set below once the run's outcome is known).
+        var ending = RunEnding.failedBeforeStart
         defer {
             timeline?.close()
-            try? timelineFile?.commit()
+            if let line = timelineFile?.settle(after: ending, what: "timeline") { print(line) }
         }
         let outputs: AnalysisOutputs
         do { outputs = try AnalysisOutputs(configuration: configuration) } catch {
             printError(error)
             return ExitStatus.failure
         }
-        defer { outputs.close() }
+        defer { outputs.close(after: ending).forEach { print($0) } }
         let recorder = RunRecorder(
             configuration: RecorderConfiguration(poolCapacity: configuration.poolCapacity), timeline: timeline)
         var metrics: MetricsServer?
@@ -123,6 +126,11 @@ public final class RunSession {
             return error.exitStatus
         }
         progress.clear()
+        if outcome.error == nil {
+            ending = .finished
+        } else if outcome.outputFrames > 0 {
+            ending = .failedPartway
+        }
         var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
         if outcome.error != nil { status = ExitStatus.failure }
         guard configuration.statistics else {

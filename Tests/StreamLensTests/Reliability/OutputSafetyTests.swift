@@ -73,7 +73,8 @@ import Glibc
         (["--stall-timeout", "0"], 2, "--stall-timeout"),
         (["--watchdog", "soon"], 2, "--watchdog"),
         (["--pool-size", "three"], 2, "--pool-size"),
-        (["--frobnicate"], 2, "Unknown option '--frobnicate'"),
+        (["--frobnicate"], 2, "Unknown option '--frobnicate'; see 'streamlens run --help'"),
+        (["--pool-size", "-1"], 2, "Missing value for '--pool-size"),
         (["--encoder-preset", "turbo"], 2, "--encoder-preset"),
     ])
     func badOutputsAndOptions(arguments: [String], status: Int32, message: String) async throws {
@@ -84,8 +85,8 @@ import Glibc
             ["run", "--input", input.path, "--quiet"] + arguments, in: folder, limit: .seconds(20))
         #expect(result.status == status, "stderr: \(result.standardError)")
         #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
-        let errorLines = result.standardError.split(separator: "\n").filter { $0.lowercased().contains("error") }
-        #expect(errorLines.count == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.hasPrefix("streamlens: error: "), "stderr: \(result.standardError)")
         #expect(seconds < 20)
     }
 
@@ -107,21 +108,42 @@ import Glibc
         #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
     }
 
-    /// A run that fails part-way leaves its work as `NAME.partial` and the good file already under `NAME` untouched.
+    /// Good files under the names a run writes alongside its video: events, subtitles, timeline.
+    static let sideFiles = ["events.jsonl", "limits.vtt", "timeline.csv"]
+    static let sideFileArguments = ["--events", "events.jsonl", "--subtitles", "limits.vtt", "--timeline", "timeline.csv"]
+
+    static func writeGoodSideFiles(in folder: URL) throws -> Data {
+        let good = Data("an earlier run's\n".utf8)
+        for name in sideFiles { try good.write(to: folder.appendingPathComponent(name)) }
+        return good
+    }
+
+    /// A run that fails part-way leaves its work as `NAME.partial` and the good files already under the names —
+    /// video, events, subtitles, timeline — untouched.
     @Test func aFailedRunNeverReplacesAGoodFile() async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("out.mkv")
         let good = Data("an earlier, good recording".utf8)
         try good.write(to: output)
+        let goodSideFile = try Self.writeGoodSideFiles(in: folder)
         let reportPath = folder.appendingPathComponent("report.json")
         let result = try await runTool([
             "run", "--input",
             "videotestsrc num-buffers=100 ! video/x-raw,width=320,height=240,framerate=25/1 ! identity error-after=40",
             "--output", output.path, "--quiet", "--report", reportPath.path,
-        ], in: folder, timeout: .seconds(30))
+        ] + Self.sideFileArguments, in: folder, timeout: .seconds(30))
         #expect(result.status == 1)
         #expect(result.standardError.contains("identity"), "stderr: \(result.standardError)")
         #expect(try Data(contentsOf: output) == good)
+        for name in Self.sideFiles {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile, "\(name)")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".partial").path))
+            #expect(result.standardOutput.contains("\(name).partial: the run failed"), "stdout: \(result.standardOutput)")
+        }
+        // The timeline kept holds the rows of the frames before the error.
+        let timelineRows = try String(contentsOfFile: folder.appendingPathComponent("timeline.csv.partial").path, encoding: .utf8)
+            .split(separator: "\n")
+        #expect(timelineRows.count > 1, "\(timelineRows)")
         let report = try Report(reportPath)
         #expect(report.conservesFrames)
         #expect(report.outputFileState == "partial")
@@ -130,6 +152,22 @@ import Glibc
         let partial = try await decode(URL(fileURLWithPath: output.path + ".partial"))
         #expect(partial.frames.count == report.output)
         #expect((30...40).contains(report.output), "output \(report.output)")
+    }
+
+    /// A run that cannot start (its input does not exist) leaves the good files under its names as they were and no
+    /// `.partial` file behind.
+    @Test func aRunThatNeverStartsLeavesTheFilesAlone() async throws {
+        let folder = try makeTemporaryFolder()
+        let goodSideFile = try Self.writeGoodSideFiles(in: folder)
+        let result = try await runTool(
+            ["run", "--input", folder.appendingPathComponent("missing.mp4").path, "--output", "null", "--quiet",
+             "--speed-limits", "eu"] + Self.sideFileArguments, in: folder)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("does not exist"), "stderr: \(result.standardError)")
+        for name in Self.sideFiles {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile, "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".partial").path))
+        }
     }
 
     /// A run that succeeds replaces the file under its name in one step, through a symlink to its target, and clears a
