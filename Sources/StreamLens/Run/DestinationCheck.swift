@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Refuses, before anything is opened, a run that would write over its own input or write two outputs into one
-/// file. Every file the run writes is compared with every file it reads: by resolved path (symlinks followed) and,
+/// file, or whose report could not be written at its end. Every file the run writes is compared with every file it reads: by resolved path (symlinks followed) and,
 /// when both exist, by device and inode (hard links).
 ///
 /// Files read: the input file, a `file://` URI, and `location=`/`uri=file://` values in a source description.
@@ -28,6 +28,18 @@ enum DestinationCheck {
         for (index, first) in writes.enumerated() {
             for second in writes[(index + 1)...] where FileOnDisk.sameFile(first.path, second.path) != nil {
                 throw .outputsCollide(path: second.path, first: first.option, second: second.option)
+            }
+        }
+        // The report and its page are written at the end: a folder that is not there should stop the run now, not
+        // after an hour of video.
+        for case let path? in [configuration.reportPath, configuration.htmlPath] {
+            let folder = URL(fileURLWithPath: PartialFile(path: path).destination).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw .cannotWrite(path: path, reason: "folder '\(folder)' does not exist; choose a writable location")
+            }
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw .cannotWrite(path: path, reason: "folder '\(folder)' is not writable; choose a writable location")
             }
         }
     }

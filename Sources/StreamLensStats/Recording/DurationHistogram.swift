@@ -34,10 +34,11 @@ struct DurationHistogram: Sendable {
         if clamped > max { max = clamped }
     }
 
-    /// The value at `percentile` (0...100) in milliseconds; 0 when nothing was recorded.
+    /// The value at `percentile` (0...100) in milliseconds; 0 when nothing was recorded. HdrHistogram answers with
+    /// the top of the value's bucket, which can lie above the largest duration recorded: never more than ``max``.
     func milliseconds(atPercentile percentile: Double) -> Double {
         guard histogram.totalCount > 0 else { return 0 }
-        return Double(histogram.valueAtPercentile(percentile)) / 1000
+        return Swift.min(Double(histogram.valueAtPercentile(percentile)) / 1000, max.reportMilliseconds)
     }
 
     /// p50, p95, p99, max and count, in milliseconds.

@@ -154,6 +154,21 @@ import Glibc
         #expect((30...40).contains(report.output), "output \(report.output)")
     }
 
+    /// A report (or page) in a folder that is not there stops the run before it starts: it is written at the end,
+    /// and finding out then would waste the whole run.
+    @Test(arguments: ["--report", "--html"])
+    func aReportThatCouldNotBeWrittenStopsTheRunBeforeItStarts(option: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let result = try await runTool(
+            ["run", "--input", input.path, "--output", "out.mkv", "--quiet", option, "/no/such/folder/report"],
+            in: folder)
+        #expect(result.status == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError == "streamlens: error: cannot write '/no/such/folder/report': folder "
+            + "'/no/such/folder' does not exist; choose a writable location\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     /// A run that cannot start (its input does not exist) leaves the good files under its names as they were and no
     /// `.partial` file behind.
     @Test func aRunThatNeverStartsLeavesTheFilesAlone() async throws {
