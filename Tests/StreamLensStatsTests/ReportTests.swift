@@ -95,6 +95,17 @@ struct ReportTests {
         }
     }
 
+    @Test func aFolderIsNamedAsOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect {
+            _ = try RunReport.read(fromPath: folder)
+        } throws: { error in
+            String(describing: error) == "cannot read report '\(folder)': it is a folder; pass a file written by --report"
+        }
+    }
+
     @Test func peakRSSIsParsedFromProcStatus() {
         let status = "Name:\tswift\nVmPeak:\t  999 kB\nVmHWM:\t   51200 kB\nVmRSS:\t 1024 kB\n"
         #expect(ProcessResources.peakResidentMegabytes(fromStatus: status) == 50)

@@ -53,7 +53,11 @@ extension RunReport {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "the file is not readable" : "no such file"
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let reason =
+                !exists ? "no such file"
+                : isFolder.boolValue ? "it is a folder; pass a file written by --report" : "the file is not readable"
             throw .cannotRead(path: path, reason: reason)
         }
         return try decode(data, path: path)
