@@ -100,6 +100,8 @@ import Testing
         ("stages: { annotations: { hud: middle } }", "'stages.annotations.hud': 'middle' is not allowed"),
         ("stages: { overlays: [ { when: always } ] }", "'stages.overlays[0].clip': every overlay needs a clip file"),
         ("stages: { overlays: [ { clip: a.webm, when: sometimes } ] }", "'stages.overlays[0]': "),
+        ("stages: { overlays: [ a.webm ] }", "'stages.overlays[0]': expected a mapping with the keys clip, when, at,"),
+        ("stages: { detector: yolo }", "'stages.detector': expected a mapping with the keys backend, confidence, iou,"),
     ])
     func stageMistakesNameTheKey(text: String, message: String) {
         do {
@@ -124,6 +126,7 @@ import Testing
          "f.yaml: 'pool.backpressure': 'sometimes' is not allowed; use one of: auto, block, drop"),
         ("source: { input: a.mp4 }\nstages: { frame_stamp: perhaps }", "f.yaml: 'stages.frame_stamp': expected true or false, got 'perhaps'"),
         ("sorce: { input: a.mp4 }", "f.yaml: 'sorce': unknown key; allowed here: source, pool, analysis, stages, sink, report"),
+        ("source: { input: a.mp4 }\npool: 3", "f.yaml: 'pool': expected a mapping with the keys size, backpressure"),
         ("pool: { size: 3 }", "f.yaml: 'source.input': no input; set it here or pass --input"),
         ("source: { input: a.mp4 }\nsink: { output: out.avi }", "output 'out.avi' has an unknown extension"),
         ("source: [", "f.yaml: '(file)': not valid YAML"),

@@ -46,10 +46,15 @@ public struct ConfigSection {
 
     public func contains(_ key: String) -> Bool { mapping[key] != nil }
 
-    public func section(_ key: String) throws(RunError) -> ConfigSection? {
+    /// The mapping under `key`, whose keys must be among `allowed` (the message for a plain value names them).
+    public func section(_ key: String, keys allowed: [String]) throws(RunError) -> ConfigSection? {
         guard let node = mapping[key] else { return nil }
-        guard let child = node.mapping else { throw problem(key, "expected a mapping of keys") }
-        return ConfigSection(file: file, path: fullKey(key), mapping: child)
+        guard let child = node.mapping else {
+            throw problem(key, "expected a mapping with the keys \(allowed.joined(separator: ", "))")
+        }
+        let section = ConfigSection(file: file, path: fullKey(key), mapping: child)
+        try section.rejectUnknownKeys(allowed)
+        return section
     }
 
     public func string(_ key: String) throws(RunError) -> String? {
@@ -112,13 +117,17 @@ public struct ConfigSection {
     }
 
     /// A list of mappings.
-    public func sections(_ key: String) throws(RunError) -> [ConfigSection]? {
+    public func sections(_ key: String, keys allowed: [String]) throws(RunError) -> [ConfigSection]? {
         guard let node = mapping[key] else { return nil }
         guard let sequence = node.sequence else { throw problem(key, "expected a list of mappings") }
         var result: [ConfigSection] = []
         for (index, item) in sequence.enumerated() {
-            guard let child = item.mapping else { throw problem("\(key)[\(index)]", "expected a mapping") }
-            result.append(ConfigSection(file: file, path: "\(fullKey(key))[\(index)]", mapping: child))
+            guard let child = item.mapping else {
+                throw problem("\(key)[\(index)]", "expected a mapping with the keys \(allowed.joined(separator: ", "))")
+            }
+            let section = ConfigSection(file: file, path: "\(fullKey(key))[\(index)]", mapping: child)
+            try section.rejectUnknownKeys(allowed)
+            result.append(section)
         }
         return result
     }

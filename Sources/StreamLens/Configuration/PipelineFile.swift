@@ -33,8 +33,7 @@ public enum PipelineFile {
         let root = try ConfigSection.parse(text, file: file)
         try root.rejectUnknownKeys(topLevelKeys)
 
-        let source = try root.section("source")
-        try source?.rejectUnknownKeys(["input", "reconnect", "reconnect_max", "stall_timeout"])
+        let source = try root.section("source", keys: ["input", "reconnect", "reconnect_max", "stall_timeout"])
         let fileInput = try source?.string("input")
         guard let inputText = inputOverride ?? fileInput else {
             throw .invalidConfiguration(file: file, key: "source.input", problem: "no input; set it here or pass --input")
@@ -46,25 +45,22 @@ public enum PipelineFile {
             configuration.stallTimeout = try source.duration("stall_timeout", in: 0.001...86_400)
         }
 
-        if let pool = try root.section("pool") {
-            try pool.rejectUnknownKeys(["size", "backpressure"])
+        if let pool = try root.section("pool", keys: ["size", "backpressure"]) {
             configuration.poolCapacity = try pool.int("size", in: 1...64) ?? configuration.poolCapacity
             if let policy = try pool.choice("backpressure", ["auto", "block", "drop"]) {
                 configuration.backpressure = BackpressurePolicy(rawValue: policy)
             }
         }
-        if let analysis = try root.section("analysis") {
-            try analysis.rejectUnknownKeys(["interval", "sync"])
+        if let analysis = try root.section("analysis", keys: ["interval", "sync"]) {
             configuration.analysisInterval = try analysis.duration("interval", in: 0...3600)
             if let sync = try analysis.choice("sync", SyncAnalysisMode.allCases.map(\.rawValue)) {
                 configuration.syncAnalysis = SyncAnalysisMode(rawValue: sync) ?? .auto
             }
         }
-        if let stages = try root.section("stages") {
+        if let stages = try root.section("stages", keys: StageOptions.keys) {
             try StageOptions.read(stages, into: &configuration)
         }
-        if let sink = try root.section("sink") {
-            try sink.rejectUnknownKeys(["output", "encoder_preset"])
+        if let sink = try root.section("sink", keys: ["output", "encoder_preset"]) {
             if let output = try sink.string("output") {
                 do { configuration.output = try OutputTarget(parsing: output) } catch {
                     throw sink.problem("output", error.description)
@@ -72,8 +68,9 @@ public enum PipelineFile {
             }
             configuration.encoderPreset = try sink.choice("encoder_preset", x264Presets) ?? configuration.encoderPreset
         }
-        if let report = try root.section("report") {
-            try report.rejectUnknownKeys(["json", "timeline", "html", "events", "subtitles", "progress", "metrics_port"])
+        if let report = try root.section(
+            "report", keys: ["json", "timeline", "html", "events", "subtitles", "progress", "metrics_port"])
+        {
             configuration.reportPath = try report.string("json")
             configuration.timelinePath = try report.string("timeline")
             configuration.htmlPath = try report.string("html")
@@ -117,17 +114,15 @@ enum StageOptions {
     ]
 
     static func read(_ stages: ConfigSection, into configuration: inout RunConfiguration) throws(RunError) {
-        try stages.rejectUnknownKeys(keys)
         configuration.frameStamp = try stages.bool("frame_stamp") ?? configuration.frameStamp
         configuration.overlayCacheCapacity = try stages.int("overlay_cache", in: 1...64) ?? configuration.overlayCacheCapacity
-        if let detector = try stages.section("detector") {
+        if let detector = try stages.section("detector", keys: detectorKeys) {
             configuration.detection = try detectionOptions(detector)
         }
         if stages.contains("speed_limits") {
             if let enabled = try? stages.bool("speed_limits") {
                 configuration.speedLimits = enabled ? SpeedLimitOptions() : nil
-            } else if let section = try stages.section("speed_limits") {
-                try section.rejectUnknownKeys(speedLimitKeys)
+            } else if let section = try stages.section("speed_limits", keys: speedLimitKeys) {
                 var options = SpeedLimitOptions()
                 options.region = try section.choice("region", SpeedLimitOptions.regions) ?? options.region
                 options.minimumConfidence = try section.double("confidence", in: 0...1) ?? options.minimumConfidence
@@ -137,16 +132,14 @@ enum StageOptions {
                 configuration.speedLimits = options
             }
         }
-        if let annotations = try stages.section("annotations") {
-            try annotations.rejectUnknownKeys(annotationKeys)
+        if let annotations = try stages.section("annotations", keys: annotationKeys) {
             configuration.annotations = AnnotationConfiguration(
                 boxes: try annotations.bool("boxes"), labels: try annotations.bool("labels"),
                 speedLimitBadge: try annotations.choice("speed_limit_badge", corners),
                 hud: try annotations.choice("hud", corners), spotlight: try annotations.double("spotlight", in: 0...1),
                 sources: try annotations.strings("sources"))
         }
-        for overlay in try stages.sections("overlays") ?? [] {
-            try overlay.rejectUnknownKeys(overlayKeys)
+        for overlay in try stages.sections("overlays", keys: overlayKeys) ?? [] {
             guard let clip = try overlay.string("clip") else { throw overlay.problem("clip", "every overlay needs a clip file") }
             var rule = OverlayRuleConfiguration(
                 // `at` and `size` may be written "x,y" or as a list [x, y].
@@ -172,7 +165,6 @@ enum StageOptions {
 
     /// `stages.detector`: backend and options of object detection.
     static func detectionOptions(_ section: ConfigSection) throws(RunError) -> ObjectDetectionOptions {
-        try section.rejectUnknownKeys(detectorKeys)
         guard let backend = try section.string("backend") else {
             throw section.problem("backend", "say which detector: hog, cascade:NAME|PATH or onnx:PATH")
         }
