@@ -48,17 +48,23 @@ struct SignVoteTests {
         }
     }
 
-    /// Reads only the template matcher made need three agreeing, even of a sign seen once or twice; one read that a
-    /// glyph reader made among them is enough to fall back to the usual two.
-    @Test func valuesNamedOnlyByTemplatesNeedThreeReads() {
+    /// Reads only the template matcher made need two agreeing, even of a sign seen once (where one glyph read is
+    /// enough); a stricter vote can ask for more.
+    @Test func valuesNamedOnlyByTemplatesNeedTwoReadsEvenOfASignSeenOnce() {
         let vote = SignVote()
-        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
-        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 2) == nil)
         #expect(vote.decide(reads: Self.reads([90], templatesOnly: [true]), sightings: 1) == nil)
-        #expect(vote.decide(reads: Self.reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
+        #expect(vote.decide(reads: Self.reads([90], templatesOnly: [false]), sightings: 1)?.reading.value == 90)
+        #expect(vote.decide(reads: Self.reads([90], templatesOnly: [true]), sightings: 6) == nil)
+        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 2)?.reading.value == 90)
+        let decided = vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: nil)
+        #expect(decided?.reading.value == 90 && decided?.agreeing == 2)
         #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, false]), sightings: 6)?.reading.value == 90)
         // Still two thirds of all reads.
-        #expect(vote.decide(reads: Self.reads([90, 90, 90, 50, 50], templatesOnly: [true, true, true, true, false]), sightings: 8) == nil)
+        #expect(vote.decide(reads: Self.reads([90, 90, 50, 60], templatesOnly: [true, true, true, true]), sightings: 8) == nil)
+        // Three when asked.
+        let stricter = SignVote(minimumTemplateOnlyReads: 3)
+        #expect(stricter.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
+        #expect(stricter.decide(reads: Self.reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
     }
 
     @Test func aGlyphReaderThatReadAnotherValueSilencesATemplatesOnlyWinner() {

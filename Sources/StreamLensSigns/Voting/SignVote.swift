@@ -6,11 +6,13 @@ public struct SignVote: Sendable, Equatable {
     public var requiredAgreement: Double
     /// Agreeing reads needed when every one of them was named by the template matcher alone, however few times the
     /// sign was seen: a template match picks a value from the number's blurred shape, right on about nine located
-    /// frames in ten of the second real set (SIGNS.md round 11), so one more sighting must say the same.
+    /// frames in ten of the second real set (SIGNS.md round 11), so a second sighting must say the same — even of a
+    /// still image, which a glyph reader's one read confirms. Two, not three, since round 18: three real sets read 78,
+    /// 30 and 21 signs instead of 75, 26 and 19, none wrongly (SIGNS.md round 18).
     public var minimumTemplateOnlyReads: Int
 
     public init(
-        minimumAgreeingReads: Int = 2, requiredAgreement: Double = 2.0 / 3.0, minimumTemplateOnlyReads: Int = 3
+        minimumAgreeingReads: Int = 2, requiredAgreement: Double = 2.0 / 3.0, minimumTemplateOnlyReads: Int = 2
     ) {
         precondition(minimumAgreeingReads >= 1 && minimumTemplateOnlyReads >= 1, "at least one read must agree")
         precondition(requiredAgreement > 0.5 && requiredAgreement <= 1, "agreement must be a majority (0.5…1]")
