@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// Refuses, before anything is opened, a run that would write over its own input or write two outputs into one
-/// file, or whose report could not be written at its end. Every file the run writes is compared with every file it reads: by resolved path (symlinks followed) and,
-/// when both exist, by device and inode (hard links).
+/// file, or whose report could not be written at its end. Every file the run writes is compared with every file it
+/// reads: by resolved path (symlinks followed) and, when both exist, by device and inode (hard links).
 ///
 /// Files read: the input file, a `file://` URI, and `location=`/`uri=file://` values in a source description.
 /// Files written: the output file and its `NAME.partial`, `location=` values in a sink description (filesink,

@@ -11,8 +11,8 @@ import StreamLensStats
 /// Files are never half-written under their names: the video, timeline, events and subtitles are written as
 /// `NAME.partial` and renamed when the run finished or was interrupted (the video only when finalized, see
 /// ``PipelineRunner``); a failed run keeps them as `NAME.partial`, or removes them when no frame went through. The
-/// report and HTML page appear whole. An output that would overwrite the input, or two outputs naming one file, are refused
-/// with exit status 2 before anything is opened.
+/// report and HTML page appear whole. An output that would overwrite the input, or two outputs naming one file, are
+/// refused with exit status 2 before anything is opened.
 public final class RunSession {
     /// Exit statuses.
     public enum ExitStatus {
