@@ -55,7 +55,7 @@ struct DiscTemplateMatcherTests {
     /// The generated signs at their largest, their luma blurred around the sign as the real set's soft pastes are
     /// (three box passes of radius 2: sigma about 2.4 px, SIGNS.md): the glyph readers name few of them, the template
     /// matcher many more, one frame at a time. A single frame can be wrong (a blurred, backlit "110" matched "70"):
-    /// that is what the vote's two template-only reads are for (`SignVoteTests`), so here the wrong frames must
+    /// that is what the vote's third template-only read (or two clear leads) is for (`SignVoteTests`), so here the wrong frames must
     /// stay a minority of what the templates add, not absent.
     @Test func theReaderNamesSoftDiscsThatTheGlyphReadersGiveUpOn() throws {
         let set = try SignTestSet.shared.get()

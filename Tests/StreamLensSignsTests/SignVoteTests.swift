@@ -39,32 +39,54 @@ struct SignVoteTests {
         #expect(abs((decision?.reading.confidence ?? 0) - 0.9) < 1e-9)
     }
 
-    /// Reads of `values` at confidence 0.7, each marked as named by the templates alone or not.
+    /// Reads of `values` at confidence 0.7, each marked as named by the template matcher alone (with a narrow lead of
+    /// 0.02 over the next value) or not.
     static func reads(_ values: [Int], templatesOnly: [Bool]) -> [SpeedReading] {
         zip(values, templatesOnly).map { value, onlyTemplates in
             var reading = SpeedReading(value: value, confidence: 0.7)
             reading.namedByTemplatesOnly = onlyTemplates
+            if onlyTemplates { reading.templateLead = 0.02 }
             return reading
         }
     }
 
-    /// Reads only the template matcher made need two agreeing, even of a sign seen once (where one glyph read is
-    /// enough); a stricter vote can ask for more.
-    @Test func valuesNamedOnlyByTemplatesNeedTwoReadsEvenOfASignSeenOnce() {
+    /// Template-only reads of `values` leading the next value by `leads`.
+    static func templateReads(_ values: [Int], leads: [Double]) -> [SpeedReading] {
+        zip(values, leads).map { value, lead in
+            var reading = SpeedReading(value: value, confidence: 0.75)
+            reading.namedByTemplatesOnly = true
+            reading.templateLead = lead
+            return reading
+        }
+    }
+
+    /// Reads only the template matcher made need three agreeing, even of a sign seen once or twice; one read that a
+    /// glyph reader made among them is enough to fall back to the usual two.
+    @Test func valuesNamedOnlyByTemplatesNeedThreeReads() {
         let vote = SignVote()
+        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
+        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 2) == nil)
         #expect(vote.decide(reads: Self.reads([90], templatesOnly: [true]), sightings: 1) == nil)
-        #expect(vote.decide(reads: Self.reads([90], templatesOnly: [false]), sightings: 1)?.reading.value == 90)
-        #expect(vote.decide(reads: Self.reads([90], templatesOnly: [true]), sightings: 6) == nil)
-        #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 2)?.reading.value == 90)
-        let decided = vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: nil)
-        #expect(decided?.reading.value == 90 && decided?.agreeing == 2)
+        #expect(vote.decide(reads: Self.reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
         #expect(vote.decide(reads: Self.reads([90, 90], templatesOnly: [true, false]), sightings: 6)?.reading.value == 90)
         // Still two thirds of all reads.
-        #expect(vote.decide(reads: Self.reads([90, 90, 50, 60], templatesOnly: [true, true, true, true]), sightings: 8) == nil)
-        // Three when asked.
-        let stricter = SignVote(minimumTemplateOnlyReads: 3)
-        #expect(stricter.decide(reads: Self.reads([90, 90], templatesOnly: [true, true]), sightings: 6) == nil)
-        #expect(stricter.decide(reads: Self.reads([90, 90, 90], templatesOnly: [true, true, true]), sightings: 6)?.reading.value == 90)
+        #expect(vote.decide(reads: Self.reads([90, 90, 90, 50, 50], templatesOnly: [true, true, true, true, false]), sightings: 8) == nil)
+    }
+
+    /// Two template-only reads are enough when both lead clearly (the real sets' right "40" of 021: 0.06 and 0.04);
+    /// one narrow lead among them (a soft "60" matched "90" by 0.02) wants the third read.
+    @Test func twoClearTemplateLeadsAreEnough() {
+        let vote = SignVote()
+        #expect(vote.decide(reads: Self.templateReads([40, 40], leads: [0.06, 0.04]), sightings: nil)?.reading.value == 40)
+        #expect(vote.decide(reads: Self.templateReads([40, 40], leads: [0.06, 0.04]), sightings: 2)?.reading.value == 40)
+        #expect(vote.decide(reads: Self.templateReads([90, 90], leads: [0.022, 0.04]), sightings: 6) == nil)
+        #expect(vote.decide(reads: Self.templateReads([90, 90, 90], leads: [0.022, 0.04, 0.02]), sightings: 6)?.reading.value == 90)
+        // One clear read is one read; a still image's single template read is not enough.
+        #expect(vote.decide(reads: Self.templateReads([40], leads: [0.1]), sightings: 1) == nil)
+        // A glyph reader's other value still silences them.
+        var glyphRead = SpeedReading(value: 60, confidence: 0.6)
+        glyphRead.namedByTemplatesOnly = false
+        #expect(vote.decide(reads: Self.templateReads([40, 40], leads: [0.06, 0.04]) + [glyphRead], sightings: 6) == nil)
     }
 
     @Test func aGlyphReaderThatReadAnotherValueSilencesATemplatesOnlyWinner() {

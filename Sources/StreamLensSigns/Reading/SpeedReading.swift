@@ -7,6 +7,9 @@ public struct SpeedReading: Sendable, Equatable {
     /// Only the template matcher named it (``DiscTemplateMatcher``): no reader saw the digits, not even in part, so
     /// ``SignVote`` wants more such reads before it believes them.
     var namedByTemplatesOnly = false
+    /// For a template match: how far its value's correlation led every other value's (``SignVote`` believes two
+    /// clear leads where it wants three narrow ones).
+    var templateLead: Double?
 
     public init(value: Int, confidence: Double) {
         self.value = value

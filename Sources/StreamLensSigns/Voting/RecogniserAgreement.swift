@@ -121,6 +121,7 @@ struct RecogniserAgreement: Sendable, Equatable {
         if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
+        reading.templateLead = match.margin
         reading.namedByTemplatesOnly = !(textLine.map { Self.text($0.text, partlySpells: value) } ?? false)
         return reading
     }
