@@ -93,7 +93,7 @@ struct BatchCommand: AsyncParsableCommand {
                 total: counts.total, alreadyFinished: counts.done + counts.failed, alreadyFailed: counts.failed,
                 enabled: batchOptions.showProgress)
             let runner = BatchRunner(catalog: catalog, options: batchOptions, progress: progress)
-            let signals = StopSignals { signal in runner.stop(stopChildren: signal == SIGTERM) }
+            let signals = StopSignals { signal in runner.stop(passing: signal) }
             let ending = try await runner.run()
             signals.cancel()
             await progress.end()
@@ -170,7 +170,8 @@ struct BatchArgumentError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// SIGINT/SIGTERM stop a batch gracefully: no new files, running ones finish their outputs and go back to pending.
+/// SIGINT/SIGTERM stop a batch gracefully: no new files; running ones stop, keep their outputs as `NAME.partial` and
+/// go back to pending. Every signal is passed on, so a second one stops the children hard.
 final class StopSignals {
     private let sources: [any DispatchSourceSignal]
 

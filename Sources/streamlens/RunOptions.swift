@@ -97,6 +97,11 @@ struct RunOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Record no statistics (no report): only to measure what recording costs.", visibility: .hidden))
     var noStatistics = false
 
+    @Flag(help: ArgumentHelp(
+        "An interrupted run keeps its video, events, subtitles, timeline and report as NAME.partial (batch children).",
+        visibility: .hidden))
+    var keepPartialOnInterrupt = false
+
     /// The pipeline file (or the built-in demo), then flags on top.
     func makeConfiguration(pipelineFile: String?) throws(RunError) -> RunConfiguration {
         var configuration: RunConfiguration
@@ -204,6 +209,7 @@ struct RunOptions: ParsableArguments {
             configuration.metricsPort = metricsPort
         }
         if quiet { configuration.showProgress = false }
+        if keepPartialOnInterrupt { configuration.interruptedRunKeepsPartial = true }
         if let shutdownGrace {
             configuration.shutdownGrace = try RunCommand.seconds(shutdownGrace, key: "--shutdown-grace", allowZero: true)
         }

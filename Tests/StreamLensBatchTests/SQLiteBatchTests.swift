@@ -131,4 +131,55 @@ import StreamLensBatch
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("20240501_093000.events.jsonl.partial").path))
         await catalog.close()
     }
+
+    /// Ctrl-C reaches only the batch (its children run in process groups of their own): the batch passes it on, the
+    /// running file stops at once, keeps what it wrote as `NAME.partial` and goes back to pending, and the good
+    /// outputs of an earlier run under the final names stay as they were.
+    @Test func anInterruptedBatchStopsItsFileAndNamesNothing() async throws {
+        let folder = try makeTemporaryFolder()
+        let inputs = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        // 1200 frames of real footage: tens of seconds of HOG on every frame, far longer than the stop may take.
+        let made = try await runCommand("/usr/bin/gst-launch-1.0", [
+            "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent("vtest.avi").path)", "!", "decodebin", "!",
+            "videoconvert", "!", "videoscale", "!", "video/x-raw,width=384,height=288", "!", "identity",
+            "eos-after=1201", "!", "x264enc", "speed-preset=ultrafast", "bitrate=500", "!", "mp4mux", "!", "filesink",
+            "location=\(inputs.appendingPathComponent("long.mp4").path)",
+        ])
+        try #require(made.status == 0, "\(made.standardError)")
+        let output = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let names = ["long.mp4", "long.events.jsonl", "long.vtt", "long.report.json"]
+        let good = Data("an earlier run's good file".utf8)
+        for name in names { try good.write(to: output.appendingPathComponent(name)) }
+
+        let batch = try startStreamlens(
+            ["batch", inputs.path, "--output-dir", output.path, "--workers", "1", "--detector", "hog",
+             "--analysis-interval", "0", "--quiet"], log: folder.appendingPathComponent("batch.log"))
+        let started = try await waitUntil(timeout: 60) {
+            FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path)
+        }
+        try #require(started, "the file never started")
+        try await Task.sleep(for: .seconds(1))
+        let signalled = Date()
+        kill(batch.processIdentifier, SIGINT)
+        let ended = try await waitUntil(timeout: 60) { !batch.isRunning }
+        let stopTime = Date().timeIntervalSince(signalled)
+        #expect(ended && batch.terminationStatus == 130, "status \(batch.terminationStatus)")
+        #expect(stopTime < 10, "the batch took \(stopTime) s to stop")
+        for name in names {
+            #expect(try Data(contentsOf: output.appendingPathComponent(name)) == good, "\(name) was replaced")
+        }
+        // The child stopped partway: its report, kept partial, says so.
+        let reportData = try Data(contentsOf: output.appendingPathComponent("long.report.json.partial"))
+        let report = try #require(try JSONSerialization.jsonObject(with: reportData) as? [String: Any])
+        let run = try #require(report["run"] as? [String: Any])
+        #expect(run["interrupted"] as? Bool == true)
+        let frames = try #require(report["frames"] as? [String: Any])
+        #expect(try #require(frames["decoded"] as? Int) < 1200, "\(frames)")
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path))
+        let catalog = try await CatalogLocation.sqlite(path: output.appendingPathComponent("catalog.sqlite").path).open()
+        #expect(try await catalog.files().map(\.status) == [.pending])
+        await catalog.close()
+    }
 }

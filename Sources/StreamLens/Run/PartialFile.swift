@@ -51,15 +51,16 @@ struct PartialFile: Sendable, Equatable {
             do { try commit() } catch { return "\(what) kept as \(partialPath): \(error)" }
             return nil
         case .failedPartway:
-            return "\(what) kept as \(partialPath): the run failed, so it keeps its .partial name"
+            return "\(what) kept as \(partialPath): the run did not finish, so it keeps its .partial name"
         case .failedBeforeStart:
             discard()
             return nil
         }
     }
 
-    /// Writes `data` to the partial name and renames it: the file appears whole or not at all.
-    static func write(_ data: Data, to path: String) throws(RunError) {
+    /// Writes `data` to the partial name and renames it (unless `keepingPartialName`): the file appears whole or not
+    /// at all.
+    static func write(_ data: Data, to path: String, keepingPartialName: Bool = false) throws(RunError) {
         let file = PartialFile(path: path)
         do {
             try data.write(to: URL(fileURLWithPath: file.partialPath))
@@ -67,15 +68,16 @@ struct PartialFile: Sendable, Equatable {
             file.discard()
             throw .cannotWrite(path: path, reason: "check that the folder exists, is writable and has room")
         }
-        try file.commit()
+        if !keepingPartialName { try file.commit() }
     }
 }
 
 /// How a run ended, for the files written alongside it (``PartialFile/settle(after:what:)``).
 enum RunEnding: Sendable, Equatable {
-    /// The input ended or the run was interrupted: the files hold everything the run saw.
+    /// The input ended or the run was interrupted: the files hold everything the run saw, and take their names.
     case finished
-    /// The run failed after frames went through: the files hold part of it.
+    /// The run failed after frames went through, or was interrupted with ``RunConfiguration/interruptedRunKeepsPartial``:
+    /// the files hold part of it.
     case failedPartway
     /// The run failed (or was interrupted) before any frame went through: the files hold nothing.
     case failedBeforeStart

@@ -193,11 +193,13 @@ public final class PipelineRunner {
 
     /// Gives a file output its final name when it is complete (finalized, no error, at least one frame).
     /// Otherwise: a Matroska file stopped hard is readable as written and takes its name too (unfinalized); anything
-    /// else stays `NAME.partial`, or is removed when it holds no frame.
+    /// else stays `NAME.partial`, or is removed when it holds no frame. A run that keeps its files partial when
+    /// interrupted (``RunConfiguration/interruptedRunKeepsPartial``) names none after an interrupt.
     private func settle(_ file: PartialFile, container: OutputTarget.Container, outcome: inout Outcome) -> OutputFileReport {
         let hasFrames = outcome.outputFrames > 0 && (FileOnDisk.size(of: file.partialPath) ?? 0) > 0
-        let finished = outcome.error == nil && outcome.outputFinalized && hasFrames
-        if finished || (outcome.error == nil && hasFrames && container.readableUnfinalized) {
+        let mayTakeItsName = outcome.error == nil && !(outcome.interrupted && configuration.interruptedRunKeepsPartial)
+        let finished = mayTakeItsName && outcome.outputFinalized && hasFrames
+        if finished || (mayTakeItsName && hasFrames && container.readableUnfinalized) {
             do {
                 try file.commit()
                 return OutputFileReport(path: file.destination, state: finished ? .complete : .unfinalized)

@@ -58,6 +58,9 @@ public struct RunConfiguration: Sendable, Equatable {
     public var statistics = true
     /// Print a progress line on a terminal.
     public var showProgress = true
+    /// An interrupted run keeps its files as `NAME.partial` instead of naming them (`--keep-partial-on-interrupt`):
+    /// what a batch's children do, since a batch runs an interrupted file again from the start.
+    public var interruptedRunKeepsPartial = false
 
     public init(input: InputSource) {
         self.input = input

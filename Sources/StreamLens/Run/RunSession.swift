@@ -126,7 +126,8 @@ public final class RunSession {
             return error.exitStatus
         }
         progress.clear()
-        if outcome.error == nil {
+        let keepsPartial = outcome.error != nil || (outcome.interrupted && configuration.interruptedRunKeepsPartial)
+        if !keepsPartial {
             ending = .finished
         } else if outcome.outputFrames > 0 {
             ending = .failedPartway
@@ -148,7 +149,9 @@ public final class RunSession {
         print(RunSummary.render(report, copies: outcome.copies))
         RunSummary.outputLines(outcome).forEach { print($0) }
         if let error = outcome.error { printError(error) }
-        if !writeReports(report) { status = ExitStatus.failure }
+        if !writeReports(report, keepingPartialNames: outcome.interrupted && configuration.interruptedRunKeepsPartial) {
+            status = ExitStatus.failure
+        }
         return status
     }
 
@@ -171,22 +174,23 @@ public final class RunSession {
             }, syncAnalysis: outcome?.synchronizedAnalysis)
     }
 
-    /// Writes the JSON report and the HTML page (each whole or not at all); false when one could not be written.
-    private func writeReports(_ report: RunReport) -> Bool {
+    /// Writes the JSON report and the HTML page (each whole or not at all; as `NAME.partial` when
+    /// `keepingPartialNames`); false when one could not be written.
+    private func writeReports(_ report: RunReport, keepingPartialNames: Bool = false) -> Bool {
         do {
             if let path = configuration.reportPath {
                 let data: Data
                 do { data = try report.jsonData() } catch {
                     throw RunError.cannotWrite(path: path, reason: "the report could not be encoded: \(error)")
                 }
-                try PartialFile.write(data, to: path)
+                try PartialFile.write(data, to: path, keepingPartialName: keepingPartialNames)
             }
             if let path = configuration.htmlPath {
                 let page: String
                 do { page = try HTMLReport.render(report: report) } catch {
                     throw RunError.cannotWrite(path: path, reason: "the page could not be rendered: \(error)")
                 }
-                try PartialFile.write(Data(page.utf8), to: path)
+                try PartialFile.write(Data(page.utf8), to: path, keepingPartialName: keepingPartialNames)
             }
             return true
         } catch {

@@ -26,12 +26,13 @@ public final class BatchRunner: Sendable {
         self.progress = progress
     }
 
-    /// Stops taking files; with `stopChildren`, asks the running children to stop too (they finish their outputs
-    /// and exit 130, and their files go back to pending). Without it they finish their files: a Ctrl-C on a
-    /// terminal has reached them already (same process group), and a second signal would make them stop hard.
-    public func stop(stopChildren: Bool = true) {
+    /// Stops taking files and passes `signal` on to the running children, each in its own process group (a Ctrl-C
+    /// on the terminal reaches only the batch): they stop their files, keep what they wrote as `NAME.partial`
+    /// (`--keep-partial-on-interrupt`: a file that was named stays as it was) and exit 130, and their files go back
+    /// to pending. A second signal passed on makes them stop hard, as a second Ctrl-C does to `run`.
+    public func stop(passing signal: Int32 = SIGTERM) {
         stopping.store(true, ordering: .relaxed)
-        if stopChildren { for child in children.withLock({ $0 }) { kill(child, SIGTERM) } }
+        for child in children.withLock({ $0 }) { kill(child, signal) }
     }
 
     public func run() async throws(CatalogError) -> Ending {

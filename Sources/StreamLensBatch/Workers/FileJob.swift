@@ -24,6 +24,6 @@ public struct FileJob: Sendable, Equatable {
     /// file first, when given: `run`'s positional argument).
     public func runArguments(sharedOptions: [String]) -> [String] {
         ["run", "--input", input, "--output", videoPath ?? "null", "--report", reportPath, "--events", eventsPath,
-         "--subtitles", subtitlesPath, "--quiet"] + sharedOptions
+         "--subtitles", subtitlesPath, "--quiet", "--keep-partial-on-interrupt"] + sharedOptions
     }
 }

@@ -138,7 +138,7 @@ import Glibc
         for name in Self.sideFiles {
             #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile, "\(name)")
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".partial").path))
-            #expect(result.standardOutput.contains("\(name).partial: the run failed"), "stdout: \(result.standardOutput)")
+            #expect(result.standardOutput.contains("\(name).partial: the run did not finish"), "stdout: \(result.standardOutput)")
         }
         // The timeline kept holds the rows of the frames before the error.
         let timelineRows = try String(contentsOfFile: folder.appendingPathComponent("timeline.csv.partial").path, encoding: .utf8)
