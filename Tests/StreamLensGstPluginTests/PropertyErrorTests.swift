@@ -28,6 +28,7 @@ import Testing
         ("streamlensoverlay location=clip.webm anchor=box:top", ["always-on overlay has no box"]),
         // A report that cannot be written.
         ("streamlensstats report=/nonexistent/folder/run.json", ["cannot write the report", "/nonexistent/folder/run.json"]),
+        ("streamlensstats report=/tmp", ["cannot write the report to '/tmp'", "it is a folder"]),
     ]
 
     @Test(arguments: Self.wrongSettings.map(\.element))

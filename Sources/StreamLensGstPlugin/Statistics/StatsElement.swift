@@ -44,10 +44,8 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
 
     override func begin() -> Start {
         reportPath = string("report").flatMap { $0.isEmpty ? nil : $0 }
-        if let reportPath, !Self.canWrite(reportPath) {
-            element.postError(
-                .cannotWrite,
-                "\(element.name): cannot write the report to '\(reportPath)': check that the folder exists and is writable")
+        if let reportPath, let problem = Self.whyNotWritable(reportPath) {
+            element.postError(.cannotWrite, "\(element.name): cannot write the report to '\(reportPath)': \(problem)")
             return .failed
         }
         let recorder = RunRecorder(configuration: RecorderConfiguration(stallThreshold: seconds("stall-threshold")))
@@ -187,12 +185,18 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         ])
     }
 
-    /// Whether a report can be written at `path` (an existing writable file, or a new file in a writable folder).
-    private static func canWrite(_ path: String) -> Bool {
+    /// Why a report cannot be written at `path`, or nil when it can (an existing writable file, or a new file in a
+    /// writable folder).
+    private static func whyNotWritable(_ path: String) -> String? {
         let files = FileManager.default
-        if files.fileExists(atPath: path) { return files.isWritableFile(atPath: path) }
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { return "it is a folder; give a file name, e.g. report=run.json" }
+            return files.isWritableFile(atPath: path) ? nil : "the file is not writable; check its permissions"
+        }
         let folder = (path as NSString).deletingLastPathComponent
         return files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+            ? nil : "check that the folder exists and is writable"
     }
 }
 
