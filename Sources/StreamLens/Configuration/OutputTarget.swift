@@ -62,14 +62,7 @@ public enum OutputTarget: Sendable, Equatable {
     /// Checks that a file output can be created before anything runs.
     public func validate() throws(RunError) {
         guard case .file(let path, _) = self else { return }
-        let folder = URL(fileURLWithPath: PartialFile(path: path).destination).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .outputUnwritable(path: path, reason: "folder '\(folder)' does not exist")
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw .outputUnwritable(path: path, reason: "folder '\(folder)' is not writable")
-        }
+        if let problem = FileOnDisk.folderProblem(forNewFile: path) { throw .outputUnwritable(path: path, reason: problem) }
     }
 
     /// The file a file output is written to until it is complete (`NAME.partial`, renamed on success).

@@ -33,13 +33,8 @@ enum DestinationCheck {
         // The report and its page are written at the end: a folder that is not there should stop the run now, not
         // after an hour of video.
         for case let path? in [configuration.reportPath, configuration.htmlPath] {
-            let folder = URL(fileURLWithPath: PartialFile(path: path).destination).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw .cannotWrite(path: path, reason: "folder '\(folder)' does not exist; choose a writable location")
-            }
-            guard FileManager.default.isWritableFile(atPath: folder) else {
-                throw .cannotWrite(path: path, reason: "folder '\(folder)' is not writable; choose a writable location")
+            if let problem = FileOnDisk.folderProblem(forNewFile: path) {
+                throw .cannotWrite(path: path, reason: "\(problem); choose a writable location")
             }
         }
     }
@@ -142,6 +137,17 @@ enum DestinationCheck {
 
 /// What the file system says about paths, for the destination check and partial files.
 enum FileOnDisk {
+    /// Why the file at `path` (a symlink's target) could not be created in its folder — "folder '…' does not exist"
+    /// or "… is not writable" — or nil when it could.
+    static func folderProblem(forNewFile path: String) -> String? {
+        let folder = URL(fileURLWithPath: PartialFile(path: path).destination).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "folder '\(folder)' does not exist"
+        }
+        return FileManager.default.isWritableFile(atPath: folder) ? nil : "folder '\(folder)' is not writable"
+    }
+
     /// How `written` and `read` are the same file ("the same path", "a symlink to it", "a hard link of it"), or nil
     /// when they are different files.
     static func sameFile(_ written: String, _ read: String) -> String? {
