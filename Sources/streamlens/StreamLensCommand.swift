@@ -12,7 +12,8 @@ struct StreamLensCommand: AsyncParsableCommand {
 
     /// Parses and runs like ArgumentParser's own `main()`, except that a command line that does not parse (an
     /// unknown option, a value of the wrong type) exits with status 2 and one line, like every other bad argument,
-    /// instead of ArgumentParser's 64 and usage block. Async, so that async subcommands (`batch`, `status`, `events`) run.
+    /// instead of ArgumentParser's 64 and usage block. Async, so that async subcommands (`batch`, `status`, `events`)
+    /// run.
     static func main() async {
         do {
             var command = try parseAsRoot()

@@ -38,10 +38,9 @@ public struct SignVote: Sendable, Equatable {
     /// a still image, seen once, confirms with its one read, while a sign seen ten times needs two — and at least
     /// ``requiredAgreement`` of all reads. A tie is no winner. A winner named only by the template matcher needs
     /// ``minimumTemplateOnlyReads`` (``minimumClearTemplateOnlyReads`` when each of them leads clearly), and no read
-    /// of another value by a reader that saw digits: the templates are the
-    /// weakest evidence, so one glyph reader's disagreement silences them (a soft "80" of the second real set matched
-    /// 60 on five frames and was read 80 by the text line on two; SIGNS.md round 12). The confidence is the mean
-    /// confidence of the agreeing reads.
+    /// of another value by a reader that saw digits: the templates are the weakest evidence, so one glyph reader's
+    /// disagreement silences them (a soft "80" of the second real set matched 60 on five frames and was read 80 by the
+    /// text line on two; SIGNS.md round 12). The confidence is the mean confidence of the agreeing reads.
     public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {
         guard !reads.isEmpty else { return nil }
         var best: (value: Int, count: Int, confidenceSum: Double, allFromTemplates: Bool, allClear: Bool)?
