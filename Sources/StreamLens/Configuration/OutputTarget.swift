@@ -62,7 +62,9 @@ public enum OutputTarget: Sendable, Equatable {
     /// Checks that a file output can be created before anything runs.
     public func validate() throws(RunError) {
         guard case .file(let path, _) = self else { return }
-        if let problem = FileOnDisk.folderProblem(forNewFile: path) { throw .outputUnwritable(path: path, reason: problem) }
+        if let problem = FileOnDisk.folderProblem(forNewFile: path) {
+            throw .outputUnwritable(path: path, reason: problem)
+        }
     }
 
     /// The file a file output is written to until it is complete (`NAME.partial`, renamed on success).

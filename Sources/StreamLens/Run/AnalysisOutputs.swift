@@ -16,7 +16,8 @@ final class AnalysisOutputs {
     init(configuration: RunConfiguration) throws(RunError) {
         let eventsFile = configuration.eventsPath.map(PartialFile.init(path:))
         let subtitlesFile = configuration.subtitlesPath.map(PartialFile.init(path:))
-        let named = [(eventsFile, "events"), (subtitlesFile, "subtitles")].compactMap { file, what in file.map { ($0, what) } }
+        let named = [(eventsFile, "events"), (subtitlesFile, "subtitles")]
+            .compactMap { file, what in file.map { ($0, what) } }
         files = named.map(\.0)
         fileNames = named.map(\.1)
         do { events = try EventLog(path: eventsFile?.partialPath) } catch {
