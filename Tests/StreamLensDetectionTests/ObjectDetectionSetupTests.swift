@@ -63,6 +63,22 @@ struct ObjectDetectionSetupTests {
         var badClass = ObjectDetectionOptions(detector: .onnx(path: "/later/model.onnx"))
         badClass.deniedClasses = ["unicorn"]
         #expect(throws: DetectionError.self) { _ = try ObjectDetectionSetup.make(badClass) }
+        // HOG reports only people and a cascade only its own class: a filter naming another would drop everything.
+        var zebraPeople = ObjectDetectionOptions(detector: .hog)
+        zebraPeople.allowedClasses = ["zebra"]
+        #expect(throws: DetectionError.unknownClass(name: "zebra", available: "person")) {
+            _ = try ObjectDetectionSetup.make(zebraPeople)
+        }
+        var faces = ObjectDetectionOptions(detector: .cascade("frontalface"))
+        faces.allowedClasses = ["face"]
+        #expect(throws: Never.self) { _ = try ObjectDetectionSetup.make(faces) }
+        faces.allowedClasses = ["person"]
+        #expect(throws: DetectionError.unknownClass(name: "person", available: "face")) {
+            _ = try ObjectDetectionSetup.make(faces)
+        }
+        var people = ObjectDetectionOptions(detector: .hog)
+        people.allowedClasses = ["person"]
+        #expect(throws: Never.self) { _ = try ObjectDetectionSetup.make(people) }
         var badThreshold = ObjectDetectionOptions(detector: .hog)
         badThreshold.confidenceThreshold = 1.5
         #expect(throws: DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")) {

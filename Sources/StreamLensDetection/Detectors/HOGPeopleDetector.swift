@@ -14,6 +14,9 @@ import StreamLensCore
 /// ## Thread Safety
 /// One thread at a time (see ``ObjectDetector``).
 public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
+    /// The one class it reports.
+    public static let className = "person"
+
     /// Tuning of the window search (`cv::HOGDescriptor::detect` over an image pyramid, grouped as
     /// `detectMultiScale` does).
     ///
@@ -70,7 +73,7 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
     }
 
     public func detect(_ frame: AnalysisFrame) throws -> [Detection] {
-        var detections = try handle.detect(frame) { _ in "person" }
+        var detections = try handle.detect(frame) { _ in Self.className }
         if options.fitBoxesToPerson {
             for index in detections.indices { detections[index].box = Self.personBox(inWindow: detections[index].box) }
         }

@@ -58,6 +58,13 @@ public enum ObjectDetectionSetup {
         return Built(stage: stage, schedule: schedule)
     }
 
+    /// Refuses a class filter naming a class the detector never reports: it would drop every detection, silently.
+    private static func checkClassFilter(_ options: ObjectDetectionOptions, reported: [String]) throws {
+        for name in options.allowedClasses + options.deniedClasses where !reported.contains(name) {
+            throw DetectionError.unknownClass(name: name, available: reported.joined(separator: ", "))
+        }
+    }
+
     /// A function that creates the detector. Checks what can be checked without loading the model: option
     /// ranges, the cascade name, the class-names file and the class filter.
     static func loader(for options: ObjectDetectionOptions) throws -> @Sendable () throws -> any ObjectDetector {
@@ -69,10 +76,12 @@ public enum ObjectDetectionSetup {
         }
         switch options.detector {
         case .hog:
+            try checkClassFilter(options, reported: [HOGPeopleDetector.className])
             let hogOptions = options.hog
             return { try HOGPeopleDetector(options: hogOptions) }
         case .cascade(let name):
-            _ = try CascadeCatalog().resolve(name)
+            let cascade = try CascadeCatalog().resolve(name)
+            try checkClassFilter(options, reported: [cascade.className])
             let cascadeOptions = options.cascade
             return { try CascadeDetector(cascade: name, options: cascadeOptions) }
         case .onnx(let path):
