@@ -30,7 +30,8 @@ struct StreamLensCommand: AsyncParsableCommand {
                     .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("See '") }
                 let message = message(for: error).split(whereSeparator: \.isNewline)
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-                let line = "streamlens: error: \(message)" + (seeHelp.map { "; s" + $0.dropFirst() } ?? "")
+                let pointer = seeHelp.map { "; " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""
+                let line = "streamlens: error: \(message)\(pointer)"
                 FileHandle.standardError.write(Data((line + "\n").utf8))
                 Foundation.exit(2)
             }

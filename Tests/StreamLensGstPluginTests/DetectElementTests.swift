@@ -12,7 +12,7 @@ import Testing
 
     /// The first `frames` frames of vtest.avi, played from raw I420 so that every run feeds the element exactly that
     /// many. (`identity eos-after=N` after a frame-threaded decoder is not exact: under load it sometimes lets N - 1
-    /// through, otherwise N, the last of them half decoded.)
+    /// through, otherwise N, the last of them not the Nth decoded frame.)
     static func vtestSource() async throws -> String {
         let folder = try PluginHarness.temporaryFolder()
         let decoded = folder.appendingPathComponent("vtest-head.i420")

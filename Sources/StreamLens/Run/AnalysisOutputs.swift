@@ -9,17 +9,14 @@ import StreamLensSigns
 final class AnalysisOutputs {
     let events: EventLog
     let subtitles: WebVTTWriter?
-    private let files: [PartialFile]
-    /// What each of `files` is, for the summary.
-    private let fileNames: [String]
+    /// The files written, each with what it is (for the summary).
+    private let files: [(file: PartialFile, what: String)]
 
     init(configuration: RunConfiguration) throws(RunError) {
         let eventsFile = configuration.eventsPath.map(PartialFile.init(path:))
         let subtitlesFile = configuration.subtitlesPath.map(PartialFile.init(path:))
-        let named = [(eventsFile, "events"), (subtitlesFile, "subtitles")]
+        files = [(eventsFile, "events"), (subtitlesFile, "subtitles")]
             .compactMap { file, what in file.map { ($0, what) } }
-        files = named.map(\.0)
-        fileNames = named.map(\.1)
         do { events = try EventLog(path: eventsFile?.partialPath) } catch {
             throw .cannotWrite(path: configuration.eventsPath ?? "", reason: "check that the folder exists and is writable")
         }
@@ -38,6 +35,6 @@ final class AnalysisOutputs {
     func close(after ending: RunEnding) -> [String] {
         events.close()
         subtitles?.close()
-        return zip(files, fileNames).compactMap { file, what in file.settle(after: ending, what: what) }
+        return files.compactMap { $0.file.settle(after: ending, what: $0.what) }
     }
 }

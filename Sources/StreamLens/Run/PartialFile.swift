@@ -50,7 +50,7 @@ struct PartialFile: Sendable, Equatable {
         case .finished:
             do { try commit() } catch { return "\(what) kept as \(partialPath): \(error)" }
             return nil
-        case .failedPartway:
+        case .stoppedPartway:
             return "\(what) kept as \(partialPath): the run did not finish, so it keeps its .partial name"
         case .failedBeforeStart:
             discard()
@@ -76,9 +76,9 @@ struct PartialFile: Sendable, Equatable {
 enum RunEnding: Sendable, Equatable {
     /// The input ended or the run was interrupted: the files hold everything the run saw, and take their names.
     case finished
-    /// The run failed after frames went through, or was interrupted with ``RunConfiguration/interruptedRunKeepsPartial``:
-    /// the files hold part of it.
-    case failedPartway
+    /// The run failed after frames went through, or was interrupted with
+    /// ``RunConfiguration/interruptedRunKeepsPartial``: the files hold part of it.
+    case stoppedPartway
     /// The run failed (or was interrupted) before any frame went through: the files hold nothing.
     case failedBeforeStart
 }

@@ -197,7 +197,7 @@ public final class PipelineRunner {
     /// interrupted (``RunConfiguration/interruptedRunKeepsPartial``) names none after an interrupt.
     private func settle(_ file: PartialFile, container: OutputTarget.Container, outcome: inout Outcome) -> OutputFileReport {
         let hasFrames = outcome.outputFrames > 0 && (FileOnDisk.size(of: file.partialPath) ?? 0) > 0
-        let mayTakeItsName = outcome.error == nil && !(outcome.interrupted && configuration.interruptedRunKeepsPartial)
+        let mayTakeItsName = outcome.error == nil && configuration.namesFiles(afterInterrupt: outcome.interrupted)
         let finished = mayTakeItsName && outcome.outputFinalized && hasFrames
         if finished || (mayTakeItsName && hasFrames && container.readableUnfinalized) {
             do {

@@ -62,6 +62,10 @@ public struct RunConfiguration: Sendable, Equatable {
     /// what a batch's children do, since a batch runs an interrupted file again from the start.
     public var interruptedRunKeepsPartial = false
 
+    /// Whether a run that ended without an error gives its files their names: always, except an interrupted one that
+    /// keeps them partial.
+    func namesFiles(afterInterrupt interrupted: Bool) -> Bool { !(interrupted && interruptedRunKeepsPartial) }
+
     public init(input: InputSource) {
         self.input = input
     }

@@ -126,11 +126,11 @@ public final class RunSession {
             return error.exitStatus
         }
         progress.clear()
-        let keepsPartial = outcome.error != nil || (outcome.interrupted && configuration.interruptedRunKeepsPartial)
-        if !keepsPartial {
+        let namesFiles = configuration.namesFiles(afterInterrupt: outcome.interrupted)
+        if outcome.error == nil && namesFiles {
             ending = .finished
         } else if outcome.outputFrames > 0 {
-            ending = .failedPartway
+            ending = .stoppedPartway
         }
         var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
         if outcome.error != nil { status = ExitStatus.failure }
@@ -149,7 +149,7 @@ public final class RunSession {
         print(RunSummary.render(report, copies: outcome.copies))
         RunSummary.outputLines(outcome).forEach { print($0) }
         if let error = outcome.error { printError(error) }
-        if !writeReports(report, keepingPartialNames: outcome.interrupted && configuration.interruptedRunKeepsPartial) {
+        if !writeReports(report, keepingPartialNames: !namesFiles) {
             status = ExitStatus.failure
         }
         return status
