@@ -44,6 +44,10 @@ void slx_object_set_int(GstElement *element, const gchar *property, gint value) 
     g_object_set(element, property, value, NULL);
 }
 
+gboolean slx_object_has_property(gpointer object, const gchar *property) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), property) != NULL;
+}
+
 GType slx_gtype_string(void) { return G_TYPE_STRING; }
 GType slx_gtype_double(void) { return G_TYPE_DOUBLE; }
 GType slx_gtype_int(void) { return G_TYPE_INT; }

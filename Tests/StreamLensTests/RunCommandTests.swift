@@ -69,6 +69,24 @@ import StreamLensGStreamer
         #expect(try await decode(output).frames.count == 1)
     }
 
+    /// vtest.avi's codec (MS-MPEG4) has a libav decoder without `max-threads`: a frame-accurate run with analysis
+    /// used to set it anyway, and GLib printed a warning on the user's terminal.
+    @Test func aDecoderWithoutThreadSettingsRunsQuietly() async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = folder.appendingPathComponent("msmpeg4.avi")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        make.arguments = ["-q", "videotestsrc", "num-buffers=10", "!", "video/x-raw,width=320,height=240", "!",
+                          "avenc_msmpeg4", "!", "avimux", "!", "filesink", "location=\(clip.path)"]
+        try make.run()
+        make.waitUntilExit()
+        let result = try await runTool([
+            "run", "--input", clip.path, "--output", "null", "--speed-limits", "eu", "--sync-analysis", "on", "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.isEmpty, "stderr: \(result.standardError)")
+    }
+
     @Test func sinkDescriptionStreamsRTPThatAReceiverDecodes() async throws {
         // A receiver on loopback, started first, counts the frames it can decode.
         let port = 15_000 + Int.random(in: 0..<2000)

@@ -66,6 +66,8 @@ GstBufferCopyFlags slx_buffer_copy_metadata(void);
 void slx_object_set_string(GstElement *element, const gchar *property, const gchar *value);
 // g_object_set(element, property, value, NULL) for an int property (variadic).
 void slx_object_set_int(GstElement *element, const gchar *property, gint value);
+// Whether `object`'s class has a property called `property` (g_object_class_find_property).
+gboolean slx_object_has_property(gpointer object, const gchar *property);
 
 // g_object_get (variadic) for one GstStructure-valued property; the caller owns (frees) the result.
 GstStructure *slx_object_get_structure(gpointer object, const gchar *property);

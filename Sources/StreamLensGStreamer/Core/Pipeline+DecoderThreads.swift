@@ -17,7 +17,10 @@ extension Pipeline {
         let callback: @convention(c) (
             UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?
         ) -> Void = { _, _, element, context in
-            guard let element, Pipeline.isLibavVideoDecoder(element) else { return }
+            // Decoders of codecs libav cannot thread (msmpeg4, h263…) have no `max-threads`: setting it would print a
+            // GLib warning on the user's terminal.
+            guard let element, Pipeline.isLibavVideoDecoder(element), slx_object_has_property(element, "max-threads") != 0
+            else { return }
             slx_object_set_int(element, "max-threads", gint(Int(bitPattern: context)))
         }
         // The thread count travels as the handler's data pointer: nothing to release.
@@ -35,7 +38,7 @@ extension Pipeline {
         while gst_iterator_next(iterator, &item) == GST_ITERATOR_OK {
             if let object = g_value_get_object(&item) {
                 let element = UnsafeMutablePointer<GstElement>(OpaquePointer(object))
-                if Self.isLibavVideoDecoder(element) {
+                if Self.isLibavVideoDecoder(element), slx_object_has_property(element, "max-threads") != 0 {
                     var value = GValue()
                     g_value_init(&value, slx_gtype_int())
                     g_object_get_property(UnsafeMutablePointer(OpaquePointer(object)), "max-threads", &value)
