@@ -153,7 +153,9 @@ struct BatchCommand: AsyncParsableCommand {
         // on a 2-core machine, where a second file still gained 16 % to 80 % in BATCH.md's runs.
         let workerCount = workers ?? min(max(1, cores), max(2, cores / 2))
         guard (1...256).contains(workerCount) else { throw BatchArgumentError("--workers \(workerCount) is not within 1…256") }
-        guard lease.isFinite, lease >= 1 else { throw BatchArgumentError("--lease \(lease) is too short; give 1 second or more") }
+        guard lease.isFinite, (1...86_400).contains(lease) else {
+            throw BatchArgumentError("--lease \(lease) is not allowed; give 1…86400 seconds")
+        }
         let outputFolder = URL(fileURLWithPath: outputDir).standardizedFileURL.path
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         return BatchOptions(

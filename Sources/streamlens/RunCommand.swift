@@ -37,11 +37,13 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
-    /// A duration flag in seconds: finite, not negative (and above zero unless `allowZero`).
-    static func seconds(_ value: Double, key: String, allowZero: Bool) throws(RunError) -> Duration {
-        guard value.isFinite, value > 0 || (allowZero && value == 0) else {
+    /// A duration flag in seconds within `range` (the same ranges as the pipeline file's keys): a value beyond it —
+    /// `inf`, `1e300` — is a bad argument, not a millisecond count that overflows.
+    static func seconds(_ value: Double, key: String, in range: ClosedRange<Double>) throws(RunError) -> Duration {
+        guard value.isFinite, range.contains(value) else {
             throw .invalidConfiguration(
-                file: nil, key: key, problem: "\(value) is not allowed; give \(allowZero ? "0 or more" : "more than 0") seconds")
+                file: nil, key: key,
+                problem: "\(value) is not allowed; give \(range.lowerBound.formatted(.number))…\(range.upperBound.formatted(.number)) seconds")
         }
         return .milliseconds(Int64((value * 1000).rounded()))
     }

@@ -104,6 +104,15 @@ struct RunOptions: ParsableArguments {
 
     /// The pipeline file (or the built-in demo), then flags on top.
     func makeConfiguration(pipelineFile: String?) throws(RunError) -> RunConfiguration {
+        // An empty name would be a file called "" (its partial file a hidden ".partial" in the current folder).
+        let named: [(String, String?)] = [
+            ("--input", input), ("--output", output), ("--report", report), ("--timeline", timeline), ("--html", html),
+            ("--events", events), ("--subtitles", subtitles), ("--class-names", classNames),
+            ("--text-line-model", textLineModel),
+        ]
+        for case (let flag, let value?) in named where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .invalidConfiguration(file: nil, key: flag, problem: "is empty; give a file name")
+        }
         var configuration: RunConfiguration
         if let pipelineFile {
             configuration = try PipelineFile.load(pipelineFile, inputOverride: input)
@@ -126,10 +135,7 @@ struct RunOptions: ParsableArguments {
             configuration.backpressure = BackpressurePolicy(rawValue: backpressure)
         }
         if let analysisInterval {
-            guard analysisInterval >= 0 else {
-                throw .invalidConfiguration(file: nil, key: "--analysis-interval", problem: "must be 0 or more seconds")
-            }
-            configuration.analysisInterval = .milliseconds(Int64((analysisInterval * 1000).rounded()))
+            configuration.analysisInterval = try RunCommand.seconds(analysisInterval, key: "--analysis-interval", in: 0...3600)
         }
         if let syncAnalysis {
             guard let mode = SyncAnalysisMode(rawValue: syncAnalysis) else {
@@ -211,7 +217,7 @@ struct RunOptions: ParsableArguments {
         if quiet { configuration.showProgress = false }
         if keepPartialOnInterrupt { configuration.interruptedRunKeepsPartial = true }
         if let shutdownGrace {
-            configuration.shutdownGrace = try RunCommand.seconds(shutdownGrace, key: "--shutdown-grace", allowZero: true)
+            configuration.shutdownGrace = try RunCommand.seconds(shutdownGrace, key: "--shutdown-grace", in: 0...3600)
         }
         if let reconnect { configuration.reconnect = reconnect }
         if let reconnectMax {
@@ -220,9 +226,9 @@ struct RunOptions: ParsableArguments {
             }
             configuration.reconnectMaxAttempts = reconnectMax
         }
-        if let stallTimeout { configuration.stallTimeout = try RunCommand.seconds(stallTimeout, key: "--stall-timeout", allowZero: false) }
+        if let stallTimeout { configuration.stallTimeout = try RunCommand.seconds(stallTimeout, key: "--stall-timeout", in: 0.001...86_400) }
         if let watchdog {
-            configuration.watchdog = watchdog == 0 ? nil : try RunCommand.seconds(watchdog, key: "--watchdog", allowZero: false)
+            configuration.watchdog = watchdog == 0 ? nil : try RunCommand.seconds(watchdog, key: "--watchdog", in: 0.001...86_400)
         }
         if noStatistics {
             guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,

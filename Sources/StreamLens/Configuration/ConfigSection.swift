@@ -63,6 +63,14 @@ public struct ConfigSection {
         return scalar.string
     }
 
+    /// A file name (or source/sink text): a text value that is not empty — `json:` with nothing after it would
+    /// otherwise name a file called "".
+    public func path(_ key: String) throws(RunError) -> String? {
+        guard let value = try string(key) else { return nil }
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw problem(key, "is empty; give a file name") }
+        return value
+    }
+
     public func bool(_ key: String) throws(RunError) -> Bool? {
         guard let node = mapping[key] else { return nil }
         guard let value = node.bool else { throw problem(key, "expected true or false, got '\(node.string ?? "?")'") }

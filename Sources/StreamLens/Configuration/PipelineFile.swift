@@ -34,11 +34,12 @@ public enum PipelineFile {
         try root.rejectUnknownKeys(topLevelKeys)
 
         let source = try root.section("source", keys: ["input", "reconnect", "reconnect_max", "stall_timeout"])
-        let fileInput = try source?.string("input")
+        let fileInput = try source?.path("input")
         guard let inputText = inputOverride ?? fileInput else {
             throw .invalidConfiguration(file: file, key: "source.input", problem: "no input; set it here or pass --input")
         }
         var configuration = RunConfiguration(input: InputSource(parsing: inputText))
+        configuration.pipelineFile = file
         if let source {
             configuration.reconnect = try source.bool("reconnect")
             configuration.reconnectMaxAttempts = try source.int("reconnect_max", in: 0...1_000_000)
@@ -61,7 +62,7 @@ public enum PipelineFile {
             try StageOptions.read(stages, into: &configuration)
         }
         if let sink = try root.section("sink", keys: ["output", "encoder_preset"]) {
-            if let output = try sink.string("output") {
+            if let output = try sink.path("output") {
                 do { configuration.output = try OutputTarget(parsing: output) } catch {
                     throw sink.problem("output", error.description)
                 }
@@ -71,11 +72,11 @@ public enum PipelineFile {
         if let report = try root.section(
             "report", keys: ["json", "timeline", "html", "events", "subtitles", "progress", "metrics_port"])
         {
-            configuration.reportPath = try report.string("json")
-            configuration.timelinePath = try report.string("timeline")
-            configuration.htmlPath = try report.string("html")
-            configuration.eventsPath = try report.string("events")
-            configuration.subtitlesPath = try report.string("subtitles")
+            configuration.reportPath = try report.path("json")
+            configuration.timelinePath = try report.path("timeline")
+            configuration.htmlPath = try report.path("html")
+            configuration.eventsPath = try report.path("events")
+            configuration.subtitlesPath = try report.path("subtitles")
             configuration.showProgress = try report.bool("progress") ?? configuration.showProgress
             configuration.metricsPort = try report.int("metrics_port", in: 1...65535)
         }
@@ -128,7 +129,7 @@ enum StageOptions {
                 options.minimumConfidence = try section.double("confidence", in: 0...1) ?? options.minimumConfidence
                 options.expiry = try section.duration("expiry", in: 0...86_400) ?? options.expiry
                 options.interval = try section.duration("interval", in: 0...3600)
-                options.textLineModel = try section.string("text_line_model")
+                options.textLineModel = try section.path("text_line_model")
                 configuration.speedLimits = options
             }
         }
@@ -140,7 +141,7 @@ enum StageOptions {
                 sources: try annotations.strings("sources"))
         }
         for overlay in try stages.sections("overlays", keys: overlayKeys) ?? [] {
-            guard let clip = try overlay.string("clip") else { throw overlay.problem("clip", "every overlay needs a clip file") }
+            guard let clip = try overlay.path("clip") else { throw overlay.problem("clip", "every overlay needs a clip file") }
             var rule = OverlayRuleConfiguration(
                 // `at` and `size` may be written "x,y" or as a list [x, y].
                 clip: clip, when: try overlay.string("when"), at: try overlay.strings("at")?.joined(separator: ","),
@@ -175,7 +176,7 @@ enum StageOptions {
         options.confidenceThreshold = try section.double("confidence", in: 0...1) ?? options.confidenceThreshold
         options.nmsThreshold = try section.double("iou", in: 0...1) ?? options.nmsThreshold
         options.inputSize = try section.int("input_size", in: 32...4096) ?? options.inputSize
-        options.classNamesPath = try section.string("class_names")
+        options.classNamesPath = try section.path("class_names")
         options.allowedClasses = try section.strings("classes") ?? []
         options.deniedClasses = try section.strings("exclude") ?? []
         options.interval = try section.duration("interval", in: 0...3600) ?? options.interval

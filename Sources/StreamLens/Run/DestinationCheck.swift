@@ -7,7 +7,8 @@ import Glibc
 /// file, or whose report could not be written at its end. Every file the run writes is compared with every file it
 /// reads: by resolved path (symlinks followed) and, when both exist, by device and inode (hard links).
 ///
-/// Files read: the input file, a `file://` URI, and `location=`/`uri=file://` values in a source description.
+/// Files read: the input file, a `file://` URI, `location=`/`uri=file://` values in a source description, and the
+/// pipeline file.
 /// Files written: the output file and its `NAME.partial`, `location=` values in a sink description (filesink,
 /// multifilesink, splitmuxsink, hlssink2's `playlist-location`…), and the report, timeline, HTML, events and
 /// subtitles files with their partial names.
@@ -23,6 +24,9 @@ enum DestinationCheck {
                 if let how = FileOnDisk.sameFile(written.path, read) {
                     throw .outputIsInput(option: written.option, path: written.path, input: read, how: how)
                 }
+            }
+            if let pipelineFile = configuration.pipelineFile, let how = FileOnDisk.sameFile(written.path, pipelineFile) {
+                throw .outputIsPipelineFile(option: written.option, path: written.path, how: how)
             }
         }
         for (index, first) in writes.enumerated() {

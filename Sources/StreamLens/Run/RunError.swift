@@ -36,6 +36,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An output (`--output`, a sink's `location=`, a report file…) is the input file itself: the same path, a
     /// symlink to it, or a hard link of it. `how` says which.
     case outputIsInput(option: String, path: String, input: String, how: String)
+    /// An output would write over the pipeline file the run was loaded from.
+    case outputIsPipelineFile(option: String, path: String, how: String)
     /// Two outputs would write the same file.
     case outputsCollide(path: String, first: String, second: String)
     /// An output path exists and is not a regular file (a folder, a FIFO, a device).
@@ -86,6 +88,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot write '\(path)': \(reason)"
         case .outputIsInput(let option, let path, let input, let how):
             "\(option) '\(path)' is the input '\(input)' (\(how)); writing it would destroy the input: choose another name"
+        case .outputIsPipelineFile(let option, let path, let how):
+            "\(option) '\(path)' is the pipeline file (\(how)); writing it would destroy the pipeline: choose another name"
         case .outputsCollide(let path, let first, let second):
             "\(first) and \(second) both write '\(path)'; give each its own file"
         case .outputNotAFile(let option, let path, let kind):
@@ -108,7 +112,7 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// argument errors exit 2 before a run starts).
     public var exitStatus: Int32 {
         switch self {
-        case .outputIsInput, .outputsCollide, .outputNotAFile: 2
+        case .outputIsInput, .outputIsPipelineFile, .outputsCollide, .outputNotAFile: 2
         case .interruptedBeforeStart: 130
         default: 1
         }

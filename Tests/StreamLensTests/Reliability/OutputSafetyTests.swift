@@ -76,6 +76,13 @@ import Glibc
         (["--frobnicate"], 2, "Unknown option '--frobnicate'; see 'streamlens run --help'"),
         (["--pool-size", "-1"], 2, "Missing value for '--pool-size"),
         (["--encoder-preset", "turbo"], 2, "--encoder-preset"),
+        // Durations too long to count in milliseconds crashed the run (an overflow, exit 132).
+        (["--analysis-interval", "inf"], 2, "--analysis-interval"),
+        (["--watchdog", "1e17"], 2, "--watchdog"),
+        (["--shutdown-grace", "1e300"], 2, "--shutdown-grace"),
+        // An empty name ran the whole video and then failed to rename a hidden ".partial".
+        (["--report", ""], 2, "'--report': is empty"),
+        (["--events", " "], 2, "'--events': is empty"),
     ])
     func badOutputsAndOptions(arguments: [String], status: Int32, message: String) async throws {
         let folder = try makeTemporaryFolder()
@@ -90,6 +97,19 @@ import Glibc
         #expect(seconds < 20)
     }
 
+    /// A report named after the pipeline file replaced the user's pipeline with JSON.
+    @Test func aPipelineFileIsNeverWrittenOver() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let file = folder.appendingPathComponent("self.yaml")
+        let text = "source: {input: \(input.path)}\nsink: {output: \"null\"}\nreport: {json: ./self.yaml}\n"
+        try Data(text.utf8).write(to: file)
+        let result = try await runTool(["run", file.path, "--quiet"], in: folder)
+        #expect(result.status == 2, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("'./self.yaml' is the pipeline file"), "stderr: \(result.standardError)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == text)
+    }
+
     /// Pipeline files that are not right: exit 2 with the file and the key.
     @Test(arguments: [
         ("source: {input: x.mp4, reconnect: maybe}\n", "'source.reconnect': expected true or false"),
@@ -97,6 +117,7 @@ import Glibc
         ("source: {input: x.mp4}\nsink: {output: out.avi}\n", "unknown extension"),
         ("source:\n  input: [unclosed\n", "not valid YAML"),
         ("\u{1}\u{2}binary", "not valid YAML"),
+        ("source: {input: x.mp4}\nreport: {json: }\n", "'report.json': is empty"),
     ])
     func badPipelineFiles(text: String, message: String) async throws {
         let folder = try makeTemporaryFolder()
