@@ -54,7 +54,9 @@ import StreamLensGStreamer
         #expect(try await decode(output).frames.map(\.stampIndex) == Array(0..<20).map { Optional($0) })
     }
 
-    @Test func stillImageIsAOneFrameInput() async throws {
+    /// A still image is a one-frame input, and the file it is written to lasts one frame: decoded alone it had no
+    /// frame rate and no duration, which MP4 wrote as a video of length 0 that players show as empty.
+    @Test(arguments: ["mkv", "mp4"]) func stillImageIsAOneFrameInput(container: String) async throws {
         let folder = try makeTemporaryFolder()
         let image = folder.appendingPathComponent("still.jpg")
         let make = Process()
@@ -63,10 +65,16 @@ import StreamLensGStreamer
                           "filesink", "location=\(image.path)"]
         try make.run()
         make.waitUntilExit()
-        let output = folder.appendingPathComponent("still.mkv")
+        let output = folder.appendingPathComponent("still.\(container)")
         let result = try await runTool(["run", "--input", image.path, "--output", output.path, "--stamp", "--quiet"])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(try await decode(output).frames.count == 1)
+        let probe = try Pipeline("filesrc location=\"\(output.path)\" ! decodebin ! fakesink", label: "probe")
+        try probe.setState(.paused)
+        _ = probe.waitForState(timeout: .seconds(10))
+        let duration = probe.queryDuration()
+        try probe.setState(.null)
+        #expect(duration == .milliseconds(40), "container duration \(String(describing: duration))")
     }
 
     /// vtest.avi's codec (MS-MPEG4) has a libav decoder without `max-threads`: a frame-accurate run with analysis

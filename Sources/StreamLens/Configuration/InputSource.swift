@@ -83,13 +83,19 @@ public enum InputSource: Sendable, Equatable {
         }
     }
 
+    /// Extensions of still-image files (one-frame inputs). Not GIF: it may be animated.
+    static let stillImageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pnm", "ppm"]
+
     /// The part of the input pipeline that produces decoded video.
     var producer: String {
         switch self {
         case .file(let path):
             // filesrc + decodebin rather than uridecodebin: the same decoders without the URI source bin's extra
             // layer (measured a few per cent cheaper on the 1080p benchmark clip).
-            return "filesrc location=\(quoted(path)) ! decodebin"
+            // A still image decodes to one frame with no rate and no duration, which MP4 and Matroska muxers write
+            // as a video of length 0; imagefreeze gives it 25 fps and one frame's duration.
+            let still = Self.stillImageExtensions.contains((path as NSString).pathExtension.lowercased())
+            return "filesrc location=\(quoted(path)) ! decodebin" + (still ? " ! imagefreeze num-buffers=1" : "")
         case .uri(let uri):
             return "uridecodebin uri=\(quoted(uri))"
         case .camera(let device):
