@@ -40,7 +40,7 @@ public final class OverlayStage: CompositingStage {
 
     /// - Parameters:
     ///   - loader: decodes clips (StreamLensGStreamer's `OverlayClipDecoder`; an in-memory loader in tests).
-    ///   - cacheCapacity: clips kept decoded at once.
+    ///   - cacheCapacity: clips kept decoded at once; at least every clip ``preroll()`` decodes.
     ///   - loadsInBackground: false decodes inside `composite` (tests only: it stalls the frame path).
     ///   - warn: receives the one-line warning of each disabled rule.
     public init(
@@ -52,7 +52,12 @@ public final class OverlayStage: CompositingStage {
         self.rules = rules
         self.sources = sources
         self.warn = warn
-        cache = OverlayCache(loader: loader, capacity: cacheCapacity, loadsInBackground: loadsInBackground)
+        // Clips decoded at preroll are drawn from the first frame on: with more of them than the cache holds, the
+        // first ones were evicted before the video started, drawn only after a reload (frames late), and then
+        // evicted again by each other.
+        let prerolled = Set(rules.map(Self.prerollRequest)).count
+        cache = OverlayCache(
+            loader: loader, capacity: max(cacheCapacity, prerolled), loadsInBackground: loadsInBackground)
         var initial = StageState(rules: Array(repeating: RuleState(), count: rules.count))
         initial.instances.reserveCapacity(64)
         state = Mutex(initial)
@@ -62,18 +67,21 @@ public final class OverlayStage: CompositingStage {
     /// and the smallest size of box placements); disables the rules whose clip fails, with one warning each.
     public func preroll() {
         for (index, rule) in rules.enumerated() {
-            let request: OverlayClipRequest
-            switch rule.placement {
-            case .fixed(_, _, let width, let height), .corner(_, _, let width, let height):
-                request = OverlayClipRequest(path: rule.path, width: width, height: height)
-            case .box(_, _, let minimumWidth, _):
-                request = OverlayClipRequest(path: rule.path, width: minimumWidth & ~1, height: nil)
-            }
             do {
-                _ = try cache.load(request)
+                _ = try cache.load(Self.prerollRequest(rule))
             } catch {
                 state.withLock { disable(ruleIndex: index, error: error, in: &$0) }
             }
+        }
+    }
+
+    /// The clip ``preroll()`` decodes for `rule`: at its fixed size, or at the smallest size of a box placement.
+    private static func prerollRequest(_ rule: OverlayRule) -> OverlayClipRequest {
+        switch rule.placement {
+        case .fixed(_, _, let width, let height), .corner(_, _, let width, let height):
+            OverlayClipRequest(path: rule.path, width: width, height: height)
+        case .box(_, _, let minimumWidth, _):
+            OverlayClipRequest(path: rule.path, width: minimumWidth & ~1, height: nil)
         }
     }
 

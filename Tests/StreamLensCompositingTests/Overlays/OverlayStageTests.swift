@@ -34,6 +34,19 @@ import Testing
         }
     }
 
+    /// Eight always-on clips and a cache of five: the first three were evicted during preroll and missing from the
+    /// first frames (a QA run saw them late by up to 1.7 s, and 17–45 evictions).
+    @Test func everyAlwaysOnClipIsDrawnFromTheFirstFrameWhateverTheCacheSize() throws {
+        let loader = TestClipLoader()
+        let rules = try (0..<8).map { try OverlayRule.parseAlwaysOn("logo\($0).webm@\(20 * $0),20,8,8") }
+        let stage = OverlayStage(rules: rules, loader: loader, cacheCapacity: 5)
+        stage.preroll()
+        let output = frame(stage, at: .zero)
+        for index in 0..<8 { #expect(output.luma(20 * index + 2, 22) == TestClipLoader.luma(ofFrame: 0), "clip \(index)") }
+        #expect(stage.report.cache.evictions == 0)
+        #expect(loader.loaded.count == 8)
+    }
+
     @Test func missingClipWarnsOnceDisablesItsRuleAndTheRunGoesOn() throws {
         let warnings = WarningLog()
         let rules = [try OverlayRule.parseAlwaysOn("missing-logo.webm@0,0"), try OverlayRule.parseAlwaysOn("logo.webm@40,40,8,8")]
