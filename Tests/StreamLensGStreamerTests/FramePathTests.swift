@@ -316,6 +316,33 @@ private final class PlaneAddressRecorder: CompositingStage {
         try output.setState(.null)
     }
 
+    /// After a stop, a demuxer cut midway leaves holes in what the decoder still gives out (B-frames it never got):
+    /// the path keeps the frames before the first hole and drops the rest as interrupted, so the output does not
+    /// jump just before its end.
+    @Test func aStopCutsTheStreamAtItsFirstHole() async throws {
+        let observer = RecordingObserver()
+        let caps = "video/x-raw,format=I420,width=64,height=48,framerate=25/1"
+        // Frames at 0…360 ms, then a hole, then frames from 600 ms.
+        let input = try Pipeline(
+            "videotestsrc num-buffers=10 ! \(caps) ! c. videotestsrc num-buffers=10 timestamp-offset=600000000 ! \(caps) ! c. "
+                + "concat name=c adjust-base=false ! appsink name=sink sync=false", label: "input")
+        let output = try Pipeline("appsrc name=src format=time block=true max-buffers=2 ! fakesink sync=false", label: "output")
+        let path = try FramePath(
+            configuration: .init(pool: PoolConfiguration(capacity: 3, policy: .block), observer: observer),
+            input: input, sinkName: "sink", output: output, sourceName: "src")
+        path.endAtFirstGap()
+        path.start()
+        try output.setState(.playing)
+        try input.setState(.playing)
+        #expect(path.waitUntilDrained(timeout: .seconds(20)), "frame path did not drain")
+        try input.setState(.null)
+        try output.setState(.null)
+        let (outputs, drops) = observer.state.withLock { ($0.outputs, $0.drops) }
+        #expect(outputs.map(\.pts) == (0..<10).map { Duration.milliseconds(40 * $0) })
+        #expect(drops.count == 10 && drops.allSatisfy { $0.cause == .interrupted })
+        #expect(observer.decoded == 20)
+    }
+
     @Test func invalidDescriptionsAreReportedWithTheParserMessage() {
         #expect(throws: GStreamerError.self) { try Pipeline("videotestsrc ! nosuchelement", label: "input") }
         do {

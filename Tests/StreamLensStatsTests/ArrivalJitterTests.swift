@@ -99,6 +99,24 @@ struct GapDetectorTests {
         #expect(report.frames.output == gapCase.pts.count)
     }
 
+    /// Frames a stop cut off (after a hole the stopped demuxer left) are decoded and dropped as interrupted, not
+    /// a gap of the source.
+    @Test func framesCutByAStopAreInterruptedDropsNotAGap() {
+        let recorder = RunRecorder()
+        recorder.setNominalFrameDuration(ms(40))
+        var source = SyntheticSource(recorder: recorder)
+        for pts in [0.0, 40, 80] {
+            let arrival = source.arrive(ptsMilliseconds: pts, atMilliseconds: pts)
+            source.output(index: arrival, ptsMilliseconds: pts, arrivalMilliseconds: pts, outputMilliseconds: pts + 1)
+        }
+        recorder.frameCutByStop(index: 3, pts: ms(160), at: ms(160))
+        let report = recorder.makeReport(context: testContext())
+        #expect(report.frames.gaps == 0)
+        #expect(report.frames.decoded == 4)
+        #expect(report.frames.dropped["interrupted"] == 1)
+        #expect(report.frames.output == 3)
+    }
+
     @Test func withoutNominalDurationOnlyFlagsCount() {
         var gaps = GapDetector()
         gaps.frameArrived(pts: ms(0), discontinuity: true)

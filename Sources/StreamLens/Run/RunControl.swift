@@ -368,6 +368,7 @@ final class RunControl {
             if outage != nil || inputEnded {
                 endInput()
             } else {
+                path.endAtFirstGap()
                 input.sendEndOfStream()
             }
         }

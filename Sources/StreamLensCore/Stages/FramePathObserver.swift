@@ -53,8 +53,16 @@ public protocol FramePathObserver: AnyObject, Sendable {
     /// zero for a frame drawn with its own results; for boxes interpolated between two analysed frames, the
     /// distance to the nearer one; for the newest result (live runs), the frame's PTS minus the result's.
     func analysisDrawn(stage: String, lag: Duration)
+    /// A frame came out of the decoder after a stop had cut the stream before it (see `FramePath.endAtFirstGap()`):
+    /// decoded and dropped as `interrupted`, and not a gap of the source.
+    func frameCutByStop(index: Int, pts: Duration?, at time: Duration)
 }
 
 extension FramePathObserver {
     public func analysisDrawn(stage: String, lag: Duration) {}
+
+    public func frameCutByStop(index: Int, pts: Duration?, at time: Duration) {
+        frameArrived(index: index, pts: pts, at: time, discontinuity: false)
+        frameDropped(index: index, pts: pts, cause: .interrupted, at: time)
+    }
 }

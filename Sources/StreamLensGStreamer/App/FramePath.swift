@@ -89,6 +89,9 @@ public final class FramePath: @unchecked Sendable {
     // Streaming-thread state: touched only by the appsink callbacks, which GStreamer serializes.
     private var currentFormat: VideoFormat?
     private var decodedFrames = 0
+    /// The PTS of the last frame that arrived, and whether a stop has cut the stream (``endAtFirstGap()``).
+    private var lastArrivedPTS: Duration?
+    private var cutByStop = false
 
     // Processing-thread state.
     private var copyPool: CopyPool?
@@ -105,6 +108,8 @@ public final class FramePath: @unchecked Sendable {
     /// Set by ``abort(cause:)``: frames not yet delivered are dropped with this cause.
     private let abortCause = Mutex<DropCause?>(nil)
     private let aborted = Atomic<Bool>(false)
+    /// Set by ``endAtFirstGap()``.
+    private let stopCutsAtGap = Atomic<Bool>(false)
     private let copiedFrames = Atomic<Int>(0)
     private let arrivedFrames = Atomic<Int>(0)
     private let outputFrames = Atomic<Int>(0)
@@ -198,6 +203,14 @@ public final class FramePath: @unchecked Sendable {
         handoff.finish()
     }
 
+    /// Called when a stop sends end-of-stream into the input: the frames the decoder still gives out are kept up to
+    /// the first hole in their timestamps and dropped (as `interrupted`) from there on. A demuxer stopped midway has
+    /// not passed on every frame the decoder reorders (B-frames): without the cut the output would end with a jump
+    /// of 1–3 frames before its last one, and the report would call it a source gap.
+    public func endAtFirstGap() {
+        stopCutsAtGap.store(true, ordering: .sequentiallyConsistent)
+    }
+
     /// Ends the frame path at once, without waiting for anything: admission stops, a push blocked on a full or
     /// failed output returns, waits for analysis lanes return, and every frame not yet delivered is dropped with
     /// `cause` (`stream_error` after an output failure, `interrupted` on a hard stop). The first cause given wins.
@@ -271,6 +284,19 @@ extension FramePath: AppSinkDelegate {
         arrivedFrames.store(decodedFrames, ordering: .relaxed)
         let pts = duration(fromClockTime: slx_buffer_pts(buffer))
         let observer = configuration.observer
+        if stopCutsAtGap.load(ordering: .sequentiallyConsistent) {
+            if !cutByStop, let pts, let last = lastArrivedPTS, let step = currentFormat?.frameDuration,
+                (pts - last) * 2 > step * 3
+            {
+                cutByStop = true
+            }
+            if cutByStop {
+                slx_buffer_unref(buffer)
+                observer?.frameCutByStop(index: frameIndex, pts: pts, at: arrival)
+                return GST_FLOW_OK
+            }
+        }
+        if let pts { lastArrivedPTS = pts }
         observer?.frameArrived(index: frameIndex, pts: pts, at: arrival, discontinuity: slx_buffer_is_discont(buffer) != 0)
         switch pool.admit() {
         case .admitted(let slot, let waited):

@@ -149,6 +149,16 @@ public final class RunRecorder: FramePathObserver {
         }
     }
 
+    public func frameCutByStop(index: Int, pts: Duration?, at time: Duration) {
+        // Counted as decoded, but kept out of the source's gaps and jitter: the stop, not the source, skipped frames.
+        decoded.add(1, ordering: .relaxed)
+        source.withLock { state in
+            state.note(time)
+            state.recentArrivals.store(index: index, arrival: time)
+        }
+        frameDropped(index: index, pts: pts, cause: .interrupted, at: time)
+    }
+
     public func frameDropped(index: Int, pts: Duration?, cause: DropCause, at time: Duration) {
         switch cause {
         case .poolFull: droppedPoolFull.add(1, ordering: .relaxed)
