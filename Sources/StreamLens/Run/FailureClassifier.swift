@@ -35,7 +35,9 @@ struct FailureClassifier {
         }
         if Self.sourceElements.contains(where: source.hasPrefix) {
             switch configuration.input {
-            case .uri, .camera, .file: return .inputUnavailable(input: inputName, detail: message)
+            case .uri, .camera, .file:
+                return framesSeen
+                    ? .inputFailedPartway(input: inputName, detail: message) : .inputUnavailable(input: inputName, detail: message)
             case .description: break
             }
         }

@@ -15,6 +15,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case inputUnreadable(path: String)
     /// The input (a URI, a camera, a network stream) could not be opened or read.
     case inputUnavailable(input: String, detail: String)
+    /// The input failed after frames had come from it (a server that went away, a camera unplugged).
+    case inputFailedPartway(input: String, detail: String)
     /// The input is not something GStreamer can decode as video.
     case inputNotVideo(input: String, detail: String)
     /// The output file cannot be created.
@@ -66,6 +68,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "input '\(path)' is empty (0 bytes); check the file (a copy or download that did not finish?)"
         case .inputUnreadable(let path):
             "input '\(path)' cannot be read (permission denied); check its permissions"
+        case .inputFailedPartway(let input, let detail):
+            "input '\(input)' was lost partway (\(detail)); the frames before it were kept: check that the server or device is still there"
         case .inputUnavailable(let input, let detail):
             "input '\(input)' could not be opened (\(detail)); check the address, that the device or server is there, and permissions"
         case .inputNotVideo(let input, let detail):

@@ -77,6 +77,23 @@ import Glibc
         #expect(report.conservesFrames)
     }
 
+    /// A stream that worked and then went away (no reconnection asked) is "lost partway", not "could not be opened":
+    /// the user's address was right.
+    @Test func aStreamLostWithoutReconnectionSaysItWasLostPartway() async throws {
+        let folder = try makeTemporaryFolder()
+        let server = RTSPServer()
+        try await server.start()
+        let run = try BackgroundRun(
+            ["run", "--input", server.url, "--output", "out.mkv", "--no-reconnect", "--quiet"], folder: folder)
+        #expect(try await waitUntil { fileSize(folder.appendingPathComponent("out.mkv.partial").path) >= 20_000 },
+                "no frames arrived from the server")
+        try await server.stop()
+        let (result, _) = try await run.finish(within: .seconds(30))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("was lost partway"), "\(result.standardError)")
+        #expect(!result.standardError.contains("could not be opened"), "\(result.standardError)")
+    }
+
     /// Nothing listens at the address: the run fails at once (reconnection is for inputs that worked).
     @Test func anRTSPServerThatIsNotThereFailsAtOnce() async throws {
         let folder = try makeTemporaryFolder()
