@@ -219,15 +219,20 @@ public final class PipelineRunner {
     /// reader forever), and an interrupt meanwhile ends the start.
     private func startPlaying(input: Pipeline, output: Pipeline?, live: Bool) throws(RunError) {
         let limit = configuration.startupTimeout
+        let interrupt = interrupt
+        let interrupted = { interrupt.isRaised }
         do {
-            if let output, try output.setState(.paused, within: limit) == nil {
+            if let output, try output.setState(.paused, within: limit, stopWaiting: interrupted) == nil {
+                if interrupted() { throw RunError.interruptedBeforeStart }
                 throw RunError.outputFailed(detail: "it did not start within \(limit.secondsText) s (a sink waiting for a reader or a device?)")
             }
-            guard try input.setState(.playing, within: limit) != nil else {
+            guard try input.setState(.playing, within: limit, stopWaiting: interrupted) != nil else {
+                if interrupted() { throw RunError.interruptedBeforeStart }
                 throw RunError.noFrames(input: configuration.input.label, waited: limit)
             }
             if live, let output { output.shareClockAndBaseTime(with: input) }
-            if let output, try output.setState(.playing, within: limit) == nil {
+            if let output, try output.setState(.playing, within: limit, stopWaiting: interrupted) == nil {
+                if interrupted() { throw RunError.interruptedBeforeStart }
                 throw RunError.outputFailed(detail: "it did not start playing within \(limit.secondsText) s")
             }
         } catch let error as RunError {
@@ -260,10 +265,16 @@ public final class PipelineRunner {
     private func preroll(_ input: Pipeline) throws(RunError) -> Bool {
         let classifier = FailureClassifier(configuration: configuration)
         let change: Pipeline.StateChange?
-        do { change = try input.setState(.paused, within: configuration.startupTimeout) } catch {
+        let interrupt = interrupt
+        do {
+            change = try input.setState(.paused, within: configuration.startupTimeout, stopWaiting: { interrupt.isRaised })
+        } catch {
             throw classifier.classify(error, input: input, output: nil, framesSeen: false)
         }
-        guard let change else { throw .noFrames(input: configuration.input.label, waited: configuration.startupTimeout) }
+        guard let change else {
+            if interrupt.isRaised { throw .interruptedBeforeStart }
+            throw .noFrames(input: configuration.input.label, waited: configuration.startupTimeout)
+        }
         if change == .noPreroll { return true }
         let deadline = clock.now() + configuration.startupTimeout
         var missingPlugin: String?

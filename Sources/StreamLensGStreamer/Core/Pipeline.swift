@@ -87,9 +87,12 @@ public final class Pipeline: @unchecked Sendable {
     /// on in the background; the pipeline stays alive until it returns). Throws like ``setState(_:)``.
     ///
     /// Going to NULL or READY joins the streaming threads, which never return if an element is blocked in a system
-    /// call (a sink writing to a pipe nobody reads): this is the way out for those.
+    /// call (a sink writing to a pipe nobody reads): this is the way out for those. `stopWaiting`, asked every 50 ms,
+    /// ends the wait early (an interrupt), with `nil` as for a timeout.
     @discardableResult
-    public func setState(_ state: State, within limit: Duration) throws(GStreamerError) -> StateChange? {
+    public func setState(
+        _ state: State, within limit: Duration, stopWaiting: () -> Bool = { false }
+    ) throws(GStreamerError) -> StateChange? {
         let result = Mutex<GstStateChangeReturn?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
@@ -99,7 +102,10 @@ public final class Pipeline: @unchecked Sendable {
         }
         thread.name = "streamlens-state-\(label)"
         thread.start()
-        guard done.wait(timeout: .now() + .nanoseconds(Int(limit.nanoseconds))) == .success else { return nil }
+        let deadline = DispatchTime.now() + .nanoseconds(Int(limit.nanoseconds))
+        while done.wait(timeout: min(deadline, .now() + .milliseconds(50))) != .success {
+            if DispatchTime.now() >= deadline || stopWaiting() { return nil }
+        }
         switch result.withLock({ $0 }) {
         case GST_STATE_CHANGE_FAILURE: throw .stateChangeFailed(pipeline: label, state: state.rawValue.uppercased())
         case GST_STATE_CHANGE_ASYNC: return .async

@@ -102,6 +102,26 @@ import Glibc
         case watchdog
     }
 
+    /// An output that blocks while it opens (a FIFO nobody reads) or an input that does: an interrupt ends the
+    /// start at once with exit 130, instead of being ignored until the 20 s start-up limit (then exit 1).
+    @Test(arguments: [true, false]) func anInterruptEndsAStartThatBlocks(outputBlocks: Bool) async throws {
+        let folder = try makeTemporaryFolder()
+        let fifo = folder.appendingPathComponent("nobody-reads")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let arguments = outputBlocks
+            ? ["run", "--input", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1",
+               "--output", "x264enc ! matroskamux ! filesink location=\(fifo.path)", "--quiet"]
+            : ["run", "--input", "filesrc location=\(fifo.path) ! decodebin", "--output", "out.mkv", "--quiet"]
+        let run = try BackgroundRun(arguments, folder: folder)
+        try await Task.sleep(for: .seconds(1))
+        let signalled = Date()
+        run.signal(SIGINT)
+        let (result, seconds) = try await run.finish(within: .seconds(25), from: signalled)
+        #expect(result.status == 130, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("interrupted before the first frame"), "stderr: \(result.standardError)")
+        #expect(seconds < 10)
+    }
+
     @Test(arguments: WedgedStop.allCases)
     func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
         let folder = try makeTemporaryFolder()
