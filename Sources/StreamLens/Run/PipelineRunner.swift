@@ -188,6 +188,12 @@ public final class PipelineRunner {
         if let partialFile, case .file(_, let container) = configuration.output {
             outcome.outputFile = settle(partialFile, container: container, outcome: &outcome)
         }
+        // A sink description writes where it likes, so its file cannot be kept as NAME.partial: say it may be cut.
+        if case .description = configuration.output, result.hardStopped, !result.outputFinalized {
+            hooks.warning(
+                "the output was stopped before it finalized: what it wrote may be unplayable (an MP4 needs its end; "
+                    + "Matroska stays readable)")
+        }
         return outcome
     }
 

@@ -172,6 +172,8 @@ import Glibc
             #expect(report.hardStop)
             #expect(report.interrupted)
             #expect((report.dropped["interrupted"] ?? 0) > 0)
+            // The sink description's file cannot be kept as NAME.partial: the user is told it may be cut.
+            #expect(result.standardError.contains("stopped before it finalized"), "\(result.standardError)")
         }
     }
 
