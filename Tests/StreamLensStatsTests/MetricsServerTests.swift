@@ -107,7 +107,10 @@ struct MetricsServerTests {
 
         let other = try await Self.fetch("/", port: server.port)
         #expect(other.status == "HTTP/1.1 404 Not Found")
+        // Stopping does not wait out a grace period (it added a whole second to every run that served metrics).
+        let stopping = ContinuousClock.now
         await server.stop()
+        #expect(ContinuousClock.now - stopping < .milliseconds(500))
     }
 
     @Test func aBusyPortIsAClearError() async throws {
