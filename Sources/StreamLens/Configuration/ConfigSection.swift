@@ -32,6 +32,12 @@ public struct ConfigSection {
 
     /// Fails on the first key not in `allowed`.
     public func rejectUnknownKeys(_ allowed: [String]) throws(RunError) {
+        // A key that is not text (`? [a] : 1`) is no key of ours either; `keys` would skip it silently.
+        if mapping.keys.contains(where: { $0.scalar == nil }) {
+            throw .invalidConfiguration(
+                file: file, key: path.isEmpty ? "(top level)" : path,
+                problem: "a key is a list or a mapping, not a name; allowed here: \(allowed.joined(separator: ", "))")
+        }
         for key in keys where !allowed.contains(key) {
             throw problem(key, "unknown key; allowed here: \(allowed.joined(separator: ", "))")
         }

@@ -65,7 +65,7 @@ public struct OverlayRuleConfiguration: Sendable, Codable, Equatable {
         }
 
         let sizes = try size.map { text throws(OverlayError) -> (Int, Int) in
-            let parts = text.split(separator: ",").map { Int($0) }
+            let parts = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0, height > 0 else {
                 throw fail("size must be two positive whole numbers: w,h")
             }
@@ -83,7 +83,7 @@ public struct OverlayRuleConfiguration: Sendable, Codable, Equatable {
         } else if let corner = FrameCorner(rawValue: position) {
             placement = .corner(corner, margin: margin ?? 16, width: sizes?.0, height: sizes?.1)
         } else {
-            let parts = position.split(separator: ",").map { Int($0) }
+            let parts = position.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let x = parts[0], let y = parts[1] else {
                 throw fail("'at' must be x,y, a frame corner (top-left…) or box:ANCHOR")
             }

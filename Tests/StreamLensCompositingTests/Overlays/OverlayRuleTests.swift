@@ -45,6 +45,10 @@ import Testing
         let sign = try OverlayRuleConfiguration(clip: "/abs/s.webm", when: "speed_limit=30", at: "bottom-right", size: "96,96").makeRule()
         #expect(sign.trigger == .speedLimit(value: "30"))
         #expect(sign.placement == .corner(.bottomRight, margin: 16, width: 96, height: 96))
+
+        // Spaces after the commas, as people write them.
+        let spaced = try OverlayRuleConfiguration(clip: "/abs/logo.webm", at: "10, 20", size: "64, 32").makeRule()
+        #expect(spaced.placement == .fixed(x: 10, y: 20, width: 64, height: 32))
     }
 
     @Test(arguments: [

@@ -118,6 +118,8 @@ import Glibc
         ("source:\n  input: [unclosed\n", "not valid YAML"),
         ("\u{1}\u{2}binary", "not valid YAML"),
         ("source: {input: x.mp4}\nreport: {json: }\n", "'report.json': is empty"),
+        ("source: {input: x.mp4}\n? [a]\n: 1\n", "'(top level)': a key is a list or a mapping"),
+        ("source: {input: x.mp4, ? {a: 1} : 2}\n", "'source': a key is a list or a mapping"),
     ])
     func badPipelineFiles(text: String, message: String) async throws {
         let folder = try makeTemporaryFolder()
