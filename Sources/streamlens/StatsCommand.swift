@@ -27,9 +27,7 @@ struct StatsCommand: ParsableCommand {
             let a = try RunReport.read(fromPath: first)
             if let second {
                 let b = try RunReport.read(fromPath: second)
-                print(StatsComparison.render(
-                    a, b, colour: useColour,
-                    names: (URL(fileURLWithPath: first).lastPathComponent, URL(fileURLWithPath: second).lastPathComponent)))
+                print(StatsComparison.render(a, b, colour: useColour, names: Self.columnNames(first, second)))
             } else {
                 print(StatsSummary.render(a, colour: useColour))
             }
@@ -37,5 +35,16 @@ struct StatsCommand: ParsableCommand {
             printError(error)
             throw ExitCode(1)
         }
+    }
+
+    /// The two reports' file names, with as many of their folders as it takes to tell them apart
+    /// (`d1/run.json` and `d2/run.json`, not `run.json` twice).
+    static func columnNames(_ first: String, _ second: String) -> (String, String) {
+        let a = URL(fileURLWithPath: first).standardizedFileURL.pathComponents
+        let b = URL(fileURLWithPath: second).standardizedFileURL.pathComponents
+        var depth = 1
+        while depth < max(a.count, b.count), a.suffix(depth) == b.suffix(depth) { depth += 1 }
+        let name = { (parts: [String]) in parts.suffix(depth).filter { $0 != "/" }.joined(separator: "/") }
+        return (name(a), name(b))
     }
 }

@@ -77,7 +77,10 @@ struct ReportTests {
 
     static let badFiles: [BadFile] = [
         BadFile(name: "missing", contents: nil, message: "cannot read report '%PATH%': no such file"),
-        BadFile(name: "not json", contents: "frames,decoded\n1,2\n", message: "'%PATH%' is not a StreamLens run report (not a JSON object); pass a file written by --report"),
+        BadFile(name: "not json", contents: "frames,decoded\n1,2\n", message: "'%PATH%' is not a StreamLens run report (not valid JSON: cut short, or not JSON at all); pass a file written by --report"),
+        BadFile(name: "cut short", contents: "{\"schema_version\": 1, \"fr", message: "'%PATH%' is not a StreamLens run report (not valid JSON: cut short, or not JSON at all); pass a file written by --report"),
+        BadFile(name: "empty", contents: "", message: "'%PATH%' is not a StreamLens run report (the file is empty); pass a file written by --report"),
+        BadFile(name: "a list", contents: "[1]", message: "'%PATH%' is not a StreamLens run report (not a JSON object); pass a file written by --report"),
         BadFile(name: "other json", contents: "{\"hello\": 1}", message: "'%PATH%' is not a StreamLens run report (no schema_version key); pass a file written by --report"),
         BadFile(name: "future schema", contents: "{\"schema_version\": 2}", message: "report '%PATH%' has schema_version 2, this streamlens reads version 1; use the streamlens that wrote it"),
         BadFile(name: "truncated", contents: "{\"schema_version\": 1, \"run\": {}}", message: "'%PATH%' is not a StreamLens run report (missing key 'run.input'); pass a file written by --report"),

@@ -77,6 +77,22 @@ import StreamLensGStreamer
         #expect(duration == .milliseconds(40), "container duration \(String(describing: duration))")
     }
 
+    /// Two reports of the same name in two folders are told apart by their folders (both columns said "run.json").
+    @Test func statsNamesTwoReportsOfTheSameNameByTheirFolders() async throws {
+        let folder = try makeTemporaryFolder()
+        for name in ["monday", "tuesday"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+            let result = try await runTool(
+                ["run", "--input", "videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48", "--output", "null",
+                 "--report", "\(name)/run.json", "--quiet"], in: folder)
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+        }
+        let result = try await runTool(["stats", "monday/run.json", "tuesday/run.json"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("monday/run.json:") && result.standardOutput.contains("tuesday/run.json:"),
+                "\(result.standardOutput)")
+    }
+
     /// vtest.avi's codec (MS-MPEG4) has a libav decoder without `max-threads`: a frame-accurate run with analysis
     /// used to set it anyway, and GLib printed a warning on the user's terminal.
     @Test func aDecoderWithoutThreadSettingsRunsQuietly() async throws {

@@ -25,8 +25,11 @@ extension RunReport {
         }
         let decoder = JSONDecoder()
         let probe: VersionProbe
+        guard !data.isEmpty else { throw .notAReport(path: path, reason: "the file is empty") }
         do {
             probe = try decoder.decode(VersionProbe.self, from: data)
+        } catch DecodingError.dataCorrupted {
+            throw .notAReport(path: path, reason: "not valid JSON: cut short, or not JSON at all")
         } catch {
             throw .notAReport(path: path, reason: "not a JSON object")
         }
