@@ -62,6 +62,8 @@ public final class PipelineRunner {
         public var reconnectAttempted: () -> Void = {}
         /// A lost live input delivered frames again, `outage` after the last frame before the loss.
         public var inputReconnected: (_ outage: Duration) -> Void = { _ in }
+        /// The run ended while a lost live input was still away, `outage` after the last frame before the loss.
+        public var inputStayedLost: (_ outage: Duration) -> Void = { _ in }
         public init() {}
     }
 

@@ -178,7 +178,7 @@ final class RunControl {
     /// No more frames from the input; those admitted drain to the output, which then finalizes.
     private func endInput() {
         inputEnded = true
-        outage = nil
+        closeOutage(clock.now())
         path.stopAdmitting()
     }
 
@@ -186,8 +186,14 @@ final class RunControl {
     private func abort(_ cause: DropCause, at now: Duration) {
         path.abort(cause: cause)
         inputEnded = true
-        outage = nil
+        closeOutage(now)
         if abortedAt == nil { abortedAt = now }
+    }
+
+    /// The run ends while the input is away: its time without input still counts.
+    private func closeOutage(_ now: Duration) {
+        if let outage { hooks.inputStayedLost(now - outage.since) }
+        outage = nil
     }
 
     private func isFinished(_ now: Duration) -> Bool {

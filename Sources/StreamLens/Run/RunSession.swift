@@ -86,6 +86,7 @@ public final class RunSession {
             hooks.decodeError = { recorder.decodeErrorReported() }
             hooks.reconnectAttempted = { recorder.reconnectAttempted() }
             hooks.inputReconnected = { outage in recorder.inputReconnected(after: outage) }
+            hooks.inputStayedLost = { outage in recorder.inputStayedLost(for: outage) }
             // The HUD reads its figures on every frame; they are refreshed with the progress line, ten times a
             // second, so drawing them costs no snapshot of the recorder per frame.
             hooks.tick = { now, path in

@@ -123,6 +123,11 @@ public final class RunRecorder: FramePathObserver {
         reconnectNanoseconds.add(Int64(outage.reportMilliseconds * 1_000_000), ordering: .relaxed)
     }
 
+    /// The run ended with a lost live input still away: `outage` counts as time without input, not as a reconnect.
+    public func inputStayedLost(for outage: Duration) {
+        reconnectNanoseconds.add(Int64(outage.reportMilliseconds * 1_000_000), ordering: .relaxed)
+    }
+
     private var reconnectSummary: ReconnectSummary {
         ReconnectSummary(
             count: reconnects.load(ordering: .relaxed),
