@@ -159,6 +159,12 @@ public final class PipelineRunner {
                 input: input, sinkName: InputSource.sinkName, output: output, sourceName: OutputTarget.sourceName)
         } catch { throw .gstreamer(error) }
         hooks.started(live, policy, live ? nil : input.queryDuration())
+        if configuration.reconnect == true, !live {
+            // Reopening a source that is read like a file (an HTTP download) would start it again from its beginning.
+            hooks.warning(
+                "--reconnect applies to live sources; '\(configuration.input.label)' is read like a file (not live), so a "
+                    + "lost connection ends the run with the frames so far")
+        }
         path.start()
         do {
             try startPlaying(input: input, output: output, live: live)

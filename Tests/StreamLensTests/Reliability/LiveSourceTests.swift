@@ -96,6 +96,17 @@ import Glibc
         #expect(!result.standardError.contains("could not be opened"), "\(result.standardError)")
     }
 
+    /// `--reconnect` on an input read like a file (an HTTP download, a local file) cannot be honoured — reopening it
+    /// would start it again — and was silently ignored; now the run says so at start.
+    @Test func reconnectOnAnInputReadLikeAFileSaysItDoesNotApply() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let result = try await runTool(
+            ["run", "--input", input.path, "--output", "null", "--reconnect", "--quiet"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("--reconnect applies to live sources"), "\(result.standardError)")
+    }
+
     /// Nothing listens at the address: the run fails at once (reconnection is for inputs that worked).
     @Test func anRTSPServerThatIsNotThereFailsAtOnce() async throws {
         let folder = try makeTemporaryFolder()
