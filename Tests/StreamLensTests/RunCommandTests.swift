@@ -294,6 +294,17 @@ struct Report {
         #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
     }
 
+    /// A camera that is not there still makes a live run: its report said "file" (live false).
+    @Test func aMissingCamerasReportSaysLive() async throws {
+        let folder = try makeTemporaryFolder()
+        let result = try await runTool(
+            ["run", "--input", "/dev/video99", "--output", "null", "--report", "run.json", "--quiet"], in: folder)
+        #expect(result.status == 1, "stderr: \(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("run.json"))
+        #expect(report.run["live"] as? Bool == true)
+        #expect(report.run["policy"] as? String == "drop")
+    }
+
     @Test func aFileThatIsNotVideoIsNamed() async throws {
         let folder = try makeTemporaryFolder()
         let text = folder.appendingPathComponent("notes.mp4")

@@ -55,6 +55,14 @@ public enum InputSource: Sendable, Equatable {
         return isNetwork
     }
 
+    /// Whether the source will most likely report itself live, for a run that ends before it could say (a camera
+    /// that is not there): cameras and network streams, but not HTTP, which mostly serves files.
+    var isExpectedLive: Bool {
+        if case .camera = self { return true }
+        if case .uri(let uri) = self, uri.lowercased().hasPrefix("http") { return false }
+        return isNetwork
+    }
+
     /// A connected source (rtsp, http, srt, tcp) whose silence means the connection is gone: the runner reopens it
     /// after a few seconds without data. Datagram sources (udp/rtp) are silent when the sender pauses; reopening
     /// them would not help.

@@ -119,8 +119,9 @@ public final class RunSession {
             // wrong.
             if configuration.statistics && error.exitStatus != ExitStatus.usage {
                 recorder.finish(at: clock.now())
+                let live = configuration.input.isExpectedLive
                 let report = recorder.makeReport(context: context(
-                    live: false, policy: configuration.backpressure ?? .block,
+                    live: live, policy: configuration.backpressure ?? (live ? .drop : .block),
                     interrupted: error == .interruptedBeforeStart, error: error))
                 if !writeReports(report) { return ExitStatus.failure }
             }
