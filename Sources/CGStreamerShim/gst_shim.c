@@ -59,3 +59,10 @@ GstEventType slx_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
 gboolean slx_is_base_sink(gpointer object) { return object != NULL && GST_IS_BASE_SINK(object); }
 GstObject *slx_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
 gboolean slx_buffer_is_gap(GstBuffer *buffer) { return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP); }
+
+GstClockTime slx_sample_stream_time(GstSample *sample, GstClockTime pts) {
+    const GstSegment *segment = gst_sample_get_segment(sample);
+    if (segment == NULL || segment->format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID(pts)) return pts;
+    guint64 stream_time = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts);
+    return GST_CLOCK_TIME_IS_VALID(stream_time) ? stream_time : pts;
+}

@@ -93,6 +93,23 @@ import StreamLensGStreamer
                 "\(result.standardOutput)")
     }
 
+    /// An MP4 with B-frames starts its first frame at 80 ms and says so in its edit list (the segment's start): every
+    /// time StreamLens writes — timeline, events, subtitles, the output's timestamps — is stream time, 0 for that
+    /// frame, as players and ffprobe count. (Everything was 80 ms late: the last frame at 10.04 s of a 10 s clip.)
+    @Test func timesAreStreamTimeForAnMP4WhoseFirstFrameIsAt80Milliseconds() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("bikes-faststart.mp4")
+        let output = folder.appendingPathComponent("out.mkv")
+        let result = try await runTool(
+            ["run", "--input", input.path, "--output", output.path, "--timeline", "t.csv", "--quiet"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let rows = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.first?[1] == "0.000" && rows.last?[1] == "9960.000", "first \(rows.first ?? []), last \(rows.last ?? [])")
+        let decoded = try await decode(output)
+        #expect(decoded.frames.first?.pts == .zero && decoded.frames.count == 250)
+    }
+
     /// vtest.avi's codec (MS-MPEG4) has a libav decoder without `max-threads`: a frame-accurate run with analysis
     /// used to set it anyway, and GLib printed a warning on the user's terminal.
     @Test func aDecoderWithoutThreadSettingsRunsQuietly() async throws {

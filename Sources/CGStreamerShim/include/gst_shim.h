@@ -29,6 +29,10 @@ GstBuffer *slx_buffer_ref(GstBuffer *buffer);
 void slx_buffer_unref(GstBuffer *buffer);
 // gst_sample_unref.
 void slx_sample_unref(GstSample *sample);
+// `pts` in the stream time of `sample`'s segment (gst_segment_to_stream_time): an MP4 whose edit list starts its
+// first frame at 80 ms (B-frames) has that frame at stream time 0. `pts` itself when there is no time segment or the
+// timestamp lies outside it.
+GstClockTime slx_sample_stream_time(GstSample *sample, GstClockTime pts);
 // gst_caps_unref.
 void slx_caps_unref(GstCaps *caps);
 // gst_message_unref.

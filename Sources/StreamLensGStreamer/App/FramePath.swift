@@ -276,13 +276,16 @@ extension FramePath: AppSinkDelegate {
         // Keep the buffer and let the sample go now: when no one else (a decoder's reference list) holds the buffer,
         // ours is then the only reference and compositing can write to it without a copy.
         let buffer = slx_buffer_ref(sampleBuffer)!
+        // Stream time, as players count it: the frame at the start of the file's segment is at 0 (an MP4 with
+        // B-frames starts its first frame at 80 ms and says so in its edit list).
+        let streamTime = slx_sample_stream_time(sample, slx_buffer_pts(sampleBuffer))
         slx_sample_unref(sample)
         let clock = configuration.clock
         let arrival = clock.now()
         let frameIndex = decodedFrames
         decodedFrames += 1
         arrivedFrames.store(decodedFrames, ordering: .relaxed)
-        let pts = duration(fromClockTime: slx_buffer_pts(buffer))
+        let pts = duration(fromClockTime: streamTime)
         let observer = configuration.observer
         if stopCutsAtGap.load(ordering: .sequentiallyConsistent) {
             if !cutByStop, let pts, let last = lastArrivedPTS, let step = currentFormat?.frameDuration,
@@ -395,7 +398,7 @@ extension FramePath {
             }
         }
         let pushStart = clock.now()
-        let delivered = push(buffer, format: frame.format)
+        let delivered = push(buffer, format: frame.format, pts: frame.pts)
         let outputAt = clock.now()
         if let poolSlot { pool.release(slot: poolSlot) }
         if delivered {
@@ -595,8 +598,9 @@ extension FramePath {
 }
 
 extension FramePath {
-    /// Hands `buffer` (owned) to the output; true when it was accepted (or there is no output).
-    private func push(_ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat) -> Bool {
+    /// Hands `buffer` (owned) to the output at `pts` (the frame's stream time); true when it was accepted (or there
+    /// is no output).
+    private func push(_ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration?) -> Bool {
         guard let appSource else {
             slx_buffer_unref(buffer)
             return true
@@ -611,7 +615,7 @@ extension FramePath {
             gst_app_src_set_caps(appSource, format.caps)
             pushedFormat = format
         }
-        let buffer = keepingTimestampsIncreasing(buffer, format: format)
+        let buffer = keepingTimestampsIncreasing(buffer, format: format, pts: clockTime(from: pts))
         // gst_app_src_push_buffer takes the buffer (transfer full) and blocks while the appsrc queue is full; abort()
         // ends the appsrc's stream, which makes a blocked push return.
         let flow = gst_app_src_push_buffer(appSource, buffer)
@@ -632,13 +636,14 @@ extension FramePath {
     /// Encoders and muxers refuse timestamps that go backwards (concatenated recordings start again at zero, a
     /// damaged file repeats or jumps). When a frame's PTS is not after the last one pushed, or is further ahead than
     /// ``Configuration/timestampJumpLimit``, it and every later frame are shifted by the same amount so that it
-    /// lands one frame after the last one; smaller forward jumps (gaps) pass unchanged.
+    /// lands one frame after the last one; smaller forward jumps (gaps) pass unchanged. `streamTime` is the frame's
+    /// PTS in stream time, which the output gets instead of the decoder's (they differ by the segment's start).
     private func keepingTimestampsIncreasing(
-        _ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat
+        _ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts streamTime: GstClockTime
     ) -> UnsafeMutablePointer<GstBuffer> {
         let original = slx_buffer_pts(buffer)
-        guard original != slx_clock_time_none() else { return buffer }
-        var pts = original &+ ptsShift
+        guard streamTime != slx_clock_time_none() else { return buffer }
+        var pts = streamTime &+ ptsShift
         let jumpLimit = configuration.timestampJumpLimit.map { clockTime(from: $0) }
         if let last = lastPushedPTS, pts <= last || jumpLimit.map({ pts - last > $0 }) == true {
             let step = format.frameDuration.map { clockTime(from: $0) } ?? 1_000_000
