@@ -127,7 +127,7 @@ enum StageOptions {
                 var options = SpeedLimitOptions()
                 options.region = try section.choice("region", SpeedLimitOptions.regions) ?? options.region
                 options.minimumConfidence = try section.double("confidence", in: 0...1) ?? options.minimumConfidence
-                options.expiry = try section.duration("expiry", in: 0...86_400) ?? options.expiry
+                options.expiry = try section.duration("expiry", in: 0.001...86_400) ?? options.expiry
                 options.interval = try section.duration("interval", in: 0...3600)
                 options.textLineModel = try section.path("text_line_model")
                 configuration.speedLimits = options
@@ -183,9 +183,9 @@ enum StageOptions {
         options.everyNthFrame = try section.int("every_nth_frame", in: 1...10_000)
         options.latencyBudget = try section.duration("budget", in: 0.001...60) ?? options.latencyBudget
         options.maxConcurrent = try section.int("max_concurrent", in: 1...1000) ?? options.maxConcurrent
-        options.maxAge = try section.duration("max_age", in: 0...86_400) ?? options.maxAge
+        options.maxAge = try section.duration("max_age", in: 0.001...86_400) ?? options.maxAge
         options.maxMissedAnalyses = try section.int("max_missed", in: 0...1000) ?? options.maxMissedAnalyses
-        options.smoothing = try section.double("smoothing", in: 0...1) ?? options.smoothing
+        options.smoothing = try section.double("smoothing", in: 0.001...1) ?? options.smoothing
         options.primarySubject = try section.bool("primary_subject") ?? options.primarySubject
         options.analysisWidth = try section.int("analysis_width", in: 64...8192)
         return options

@@ -120,6 +120,10 @@ import Glibc
         ("source: {input: x.mp4}\nreport: {json: }\n", "'report.json': is empty"),
         ("source: {input: x.mp4}\n? [a]\n: 1\n", "'(top level)': a key is a list or a mapping"),
         ("source: {input: x.mp4, ? {a: 1} : 2}\n", "'source': a key is a list or a mapping"),
+        // Values the stages refuse are refused with the key: a zero expiry crashed the run (exit 132).
+        ("source: {input: x.mp4}\nstages: {speed_limits: {expiry: 0}}\n", "'stages.speed_limits.expiry': 0.0 is out of range"),
+        ("source: {input: x.mp4}\nstages: {detector: {backend: hog, max_age: 0}}\n", "'stages.detector.max_age'"),
+        ("source: {input: x.mp4}\nstages: {detector: {backend: hog, smoothing: 0}}\n", "'stages.detector.smoothing'"),
     ])
     func badPipelineFiles(text: String, message: String) async throws {
         let folder = try makeTemporaryFolder()
