@@ -250,12 +250,15 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         }
     }
 
+    /// The confirmed sign in view, boxed where it was last seen. A sign that has left the picture is no detection
+    /// (its box was drawn over empty road for as long as the limit held, up to the expiry); the badge keeps showing
+    /// its limit by itself for as long (``currentLimit(at:)`` says what it is).
     private func detections(at pts: Duration) -> Detections {
-        guard let limit = currentLimit(at: pts) else { return .empty(pts: pts, source: name) }
+        guard let (track, reading) = tracker.latestConfirmedTrack() else { return .empty(pts: pts, source: name) }
         return Detections(pts: pts, source: name, items: [
             Detection(
-                box: limit.box, className: "speed_limit", confidence: limit.confidence, trackID: limit.trackID,
-                text: String(limit.value)),
+                box: track.lastSourceBox, className: "speed_limit", confidence: reading.confidence, trackID: track.id,
+                text: String(reading.value)),
         ])
     }
 }

@@ -42,8 +42,18 @@ struct SpeedLimitStageTests {
         let firstEighty = try #require(values.firstIndex(of: "80"), "the 80 sign was never shown: \(values)")
         #expect(firstFifty < firstEighty)
         #expect(values[..<firstFifty].allSatisfy { $0 == nil }, "nothing is shown before the first confirmation")
-        #expect(values[firstFifty..<firstEighty].allSatisfy { $0 == "50" }, "50 stays until 80 replaces it")
-        #expect(values[firstEighty...].allSatisfy { $0 == "80" })
+        #expect(values[firstFifty..<firstEighty].allSatisfy { $0 == "50" || $0 == nil })
+        #expect(values[firstEighty...].allSatisfy { $0 == "80" || $0 == nil })
+        // A sign's box is shown while it is in view, and for at most the track's timeout (0.4 s) after: never over
+        // empty road for as long as the limit holds.
+        let frameDuration = clip.frameStep
+        for (frame, detections) in shown {
+            guard let value = Int(detections.items.first?.text ?? ""), let sign = clip.signs.first(where: { $0.value == value })
+            else { continue }
+            // (One frame more: the locator may still see a sliver of the sign after its last listed box.)
+            let seenWithinTimeout = (0...Int((0.4 / frameDuration).rounded()) + 1).contains { sign.box(atFrame: frame - $0) != nil }
+            #expect(seenWithinTimeout, "frame \(frame): the \(value) sign is long gone")
+        }
         // While a sign is in view its box follows it, in source pixels (twice the analysis frame here).
         for (frame, detections) in shown {
             guard let item = detections.items.first, let value = Int(item.text ?? ""),
@@ -137,10 +147,12 @@ struct SpeedLimitStageTests {
                     pts: pts, frameIndex: 1, planes: planes, sourceWidth: clip.width, sourceHeight: clip.height))
             }
         }
-        // The sign is gone after the track timeout; its single sighting settles the limit.
-        #expect(try analyzeEmpty(at: .seconds(1)).items.map(\.text) == ["30"])
-        #expect(try analyzeEmpty(at: .seconds(10)).items.map(\.text) == ["30"])
-        #expect(try analyzeEmpty(at: .milliseconds(10_001)).isEmpty)
+        // The sign is gone after the track timeout: no box any more, but its single sighting settles the limit.
+        #expect(try analyzeEmpty(at: .seconds(1)).isEmpty)
+        #expect(stage.currentLimit(at: .seconds(1))?.value == 30)
+        #expect(try analyzeEmpty(at: .seconds(10)).isEmpty)
+        #expect(stage.currentLimit(at: .seconds(10))?.value == 30)
+        #expect(stage.currentLimit(at: .milliseconds(10_001)) == nil)
     }
 
     @Test func missingLanguageDataIsOneClearError() throws {

@@ -65,7 +65,10 @@ enum StageAssembly {
                     speedLimitBadge: configuration.speedLimits == nil ? "off" : FrameCorner.topRight.rawValue))
         if let annotations {
             do {
-                if let stage = try annotations.makeStage(matrix: matrix, hudSnapshot: hud) { compositors.append(stage) }
+                let badgeHold = configuration.speedLimits.map(\.expiry) ?? .seconds(30)
+                if let stage = try annotations.makeStage(matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold) {
+                    compositors.append(stage)
+                }
             } catch {
                 throw .invalidConfiguration(file: nil, key: "annotations", problem: error.description)
             }

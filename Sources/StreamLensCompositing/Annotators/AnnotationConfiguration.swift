@@ -38,9 +38,11 @@ public struct AnnotationConfiguration: Sendable, Codable, Equatable {
 
     /// The stage, or nil when nothing is to be drawn. Boxes and labels default to on; the badge, HUD and spotlight
     /// to off. `hudSnapshot` feeds the HUD (required for it to be drawn).
+    /// - Parameter badgeHold: how long the badge shows a limit after its sign was last in view (the speed-limit
+    ///   stage's expiry; its detections stop when the sign leaves the picture).
     public func makeStage(
         matrix: ColorMatrix = .bt709, renderer: TextRenderer = TextRenderer(),
-        hudSnapshot: (@Sendable () -> HUDSnapshot)? = nil
+        hudSnapshot: (@Sendable () -> HUDSnapshot)? = nil, badgeHold: Duration? = .seconds(30)
     ) throws(OverlayError) -> AnnotationStage? {
         func corner(_ value: String?, _ key: String) throws(OverlayError) -> FrameCorner? {
             guard let value, value != "off" else { return nil }
@@ -59,7 +61,8 @@ public struct AnnotationConfiguration: Sendable, Codable, Equatable {
         if boxes ?? true { annotators.append(BoxAnnotator(matrix: matrix)) }
         if labels ?? true { annotators.append(LabelAnnotator(matrix: matrix, renderer: renderer)) }
         if let badgeCorner = try corner(speedLimitBadge, "speed_limit_badge") {
-            annotators.append(SpeedLimitBadgeAnnotator(corner: badgeCorner, matrix: matrix, renderer: renderer))
+            annotators.append(
+                SpeedLimitBadgeAnnotator(corner: badgeCorner, hold: badgeHold, matrix: matrix, renderer: renderer))
         }
         if let hudCorner = try corner(hud, "hud"), let hudSnapshot {
             annotators.append(HUDAnnotator(corner: hudCorner, matrix: matrix, renderer: renderer, snapshot: hudSnapshot))
