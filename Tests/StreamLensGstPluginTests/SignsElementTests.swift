@@ -40,6 +40,25 @@ import Testing
         #expect(analysis["skipped"] as? Int == 0, "sync-analysis must not skip")
     }
 
+    /// The same clip as an MP4 with B-frames, whose segment starts its first frame later than 0 (its edit list): the
+    /// sign's times are stream time, the same as from the raw clip (they were late by the segment's start).
+    @Test func signTimesAreStreamTimeInAnMP4WithBFrames() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let mp4 = folder.appendingPathComponent("sign.mp4")
+        let encoded = try await PluginHarness.launch(
+            "\(try PluginHarness.signClipSource(Self.clip)) ! x264enc bframes=2 ! mp4mux ! filesink location=\(mp4.path)")
+        #expect(encoded.status == 0, "stderr: \(encoded.standardError)")
+        var times: [[Double]] = []
+        for source in [try PluginHarness.signClipSource(Self.clip), "filesrc location=\(mp4.path) ! qtdemux ! h264parse ! avdec_h264"] {
+            let recording = try await PluginHarness.readMetas("\(source) ! streamlenssigns sync-analysis=true ! fakesink")
+            #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
+            let sign = try #require(recording.messages(named: "streamlens-speed-limit").first)
+            times.append([try #require(sign["start"] as? Double), try #require(sign["end"] as? Double)])
+        }
+        #expect(times.count == 2 && zip(times[0], times[1]).allSatisfy { abs($0 - $1) < 0.001 }, "raw \(times[0]), mp4 \(times[1])")
+    }
+
     @Test func aClipWithoutSignsPostsNoMessage() async throws {
         try PluginHarness.requirePlugin()
         let recording = try await PluginHarness.readMetas(

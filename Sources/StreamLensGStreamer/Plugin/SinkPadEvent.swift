@@ -11,6 +11,8 @@ public enum SinkPadEvent: Sendable, Equatable {
     case streamStart
     /// Upstream says nothing will come for a while (`GST_EVENT_GAP`), from `pts` on.
     case gap(pts: Duration?)
+    /// A new time segment: how the buffers' timestamps map to stream time.
+    case segment(TimeSegment)
     case other
 
     /// Reads the `GstEvent *` the plugin's C layer passed in (borrowed).
@@ -25,7 +27,38 @@ public enum SinkPadEvent: Sendable, Equatable {
             var length: GstClockTime = 0
             gst_event_parse_gap(event, &timestamp, &length)
             self = .gap(pts: duration(fromClockTime: timestamp))
+        case GST_EVENT_SEGMENT:
+            var segment: UnsafePointer<GstSegment>?
+            gst_event_parse_segment(event, &segment)
+            guard let segment, segment.pointee.format == GST_FORMAT_TIME,
+                let start = duration(fromClockTime: segment.pointee.start),
+                let time = duration(fromClockTime: segment.pointee.time)
+            else {
+                self = .other
+                return
+            }
+            self = .segment(TimeSegment(start: start, time: time, appliedRate: segment.pointee.applied_rate))
         default: self = .other
         }
+    }
+}
+
+/// The part of a time segment that places buffers in stream time (what players show): an MP4 whose edit list starts
+/// at 80 ms (B-frames) has its first frame's PTS at 80 ms and its stream time at 0.
+public struct TimeSegment: Sendable, Equatable {
+    public var start: Duration
+    public var time: Duration
+    public var appliedRate: Double
+
+    public init(start: Duration, time: Duration, appliedRate: Double = 1) {
+        self.start = start
+        self.time = time
+        self.appliedRate = appliedRate
+    }
+
+    /// `pts` in stream time (as `gst_segment_to_stream_time` for a forward segment); `pts` itself before the start.
+    public func streamTime(of pts: Duration) -> Duration {
+        guard pts >= start else { return pts }
+        return time + (pts - start) * abs(appliedRate)
     }
 }

@@ -19,6 +19,8 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
     private var waitWhenBusy = false
     private var frameIndex = 0
     private var lastPTS: Duration?
+    /// The sink pad's time segment, for stream time.
+    private var segment: TimeSegment?
 
     /// Builds the stage and its schedule from the properties; throws a one-line message for an ERROR.
     func makeStage() throws(ElementSetupError) -> (stage: any AnalysisStage, schedule: any AnalysisSchedule) {
@@ -78,13 +80,16 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
             analysis.finish()
             element.postMessage(named: AnalysisCounters.messageName, fields: counters.fields(stage: analysis.stage.name))
         case .flushStop: lastPTS = nil
+        case .segment(let segment): self.segment = segment
         default: break
         }
     }
 
-    /// The buffer's PTS; a buffer without one is placed a frame after the previous, so the schedule still advances.
+    /// The buffer's PTS in stream time (events and subtitles then match what players show); a buffer without one is
+    /// placed a frame after the previous, so the schedule still advances.
     private func presentationTime(of buffer: BufferHandle, format: VideoFormat) -> Duration {
-        let pts = buffer.pts ?? lastPTS.map { $0 + (format.frameDuration ?? .milliseconds(40)) } ?? .zero
+        let pts = buffer.pts.map { segment?.streamTime(of: $0) ?? $0 }
+            ?? lastPTS.map { $0 + (format.frameDuration ?? .milliseconds(40)) } ?? .zero
         lastPTS = pts
         return pts
     }
