@@ -220,6 +220,18 @@ private final class PlaneAddressRecorder: CompositingStage {
         #expect(observer.state.withLock { $0.skipped }.isEmpty)
     }
 
+    /// A frame 1 pixel wide got a canvas of width 0 (an even width rounded down) and crashed the analysis.
+    @Test func aOnePixelWideFrameIsAnalysed() async throws {
+        let stage = CountingAnalysisStage(delay: .zero)
+        let observer = RecordingObserver()
+        _ = try await runFramePath(
+            input: "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=1,height=48,framerate=30/1",
+            policy: .block, analysis: [(stage, FixedIntervalSchedule(interval: .zero))], observer: observer)
+        #expect(stage.calls.load(ordering: .relaxed) == 3)
+        #expect(stage.sizes.withLock { $0 } == [2, 2, 2])
+        #expect(observer.output == 3)
+    }
+
     @Test func liveAnalysisThatCannotKeepUpSkipsFramesButNeverDropsVideo() async throws {
         let stage = CountingAnalysisStage(delay: .milliseconds(100))
         let observer = RecordingObserver()

@@ -21,7 +21,8 @@ final class AnalysisCanvas: @unchecked Sendable {
 
     /// A canvas of `targetWidth` (height keeps the source aspect ratio, both even) for frames of `sourceFormat`.
     init?(sourceFormat: VideoFormat, targetWidth: Int?) {
-        let width = min(sourceFormat.width, max(16, targetWidth ?? sourceFormat.width)) & ~1
+        // At least 2 × 2: a frame 1 pixel wide rounded down to an even width left a canvas of width 0.
+        let width = max(2, min(sourceFormat.width, max(16, targetWidth ?? sourceFormat.width)) & ~1)
         let height = max(2, Int((Double(sourceFormat.height) * Double(width) / Double(sourceFormat.width)).rounded())) & ~1
         self.width = width
         self.height = height
