@@ -44,6 +44,8 @@ void slx_object_set_int(GstElement *element, const gchar *property, gint value) 
     g_object_set(element, property, value, NULL);
 }
 
+GObjectClass *slx_object_class(gpointer object) { return G_OBJECT_GET_CLASS(object); }
+
 gboolean slx_object_has_property(gpointer object, const gchar *property) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), property) != NULL;
 }

@@ -69,6 +69,24 @@ import Testing
         #expect((result.standardOutput + result.standardError).contains("confidence"))
     }
 
+    /// Out of range in a pipeline description (at construction) GLib sets nothing; the element read 0 instead of
+    /// the default: `expiry=0` crashed streamlenssigns, `spotlight=1.5` turned the video black.
+    @Test func aNumberOutOfRangeAtConstructionLeavesTheDefault() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        var frames: [[UInt8]] = []
+        for elements in ["identity", "streamlenssigns expiry=0 ! streamlensannotate spotlight=1.5"] {
+            let output = folder.appendingPathComponent("frames.i420")
+            let result = try await PluginHarness.launch(
+                "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! \(elements) "
+                    + "! filesink location=\(output.path)")
+            #expect(result.status == 0 && !result.crashed, "stderr: \(result.standardError)")
+            frames.append([UInt8](try Data(contentsOf: output)))
+        }
+        // The default spotlight (1) draws nothing: the frames pass untouched.
+        #expect(frames[0].count == 3 * 64 * 48 * 3 / 2 && frames[1] == frames[0])
+    }
+
     @Test func aMissingOverlayClipWarnsOnceAndTheVideoPassesUntouched() async throws {
         try PluginHarness.requirePlugin()
         let folder = try PluginHarness.temporaryFolder()

@@ -72,6 +72,8 @@ void slx_object_set_string(GstElement *element, const gchar *property, const gch
 void slx_object_set_int(GstElement *element, const gchar *property, gint value);
 // Whether `object`'s class has a property called `property` (g_object_class_find_property).
 gboolean slx_object_has_property(gpointer object, const gchar *property);
+// G_OBJECT_GET_CLASS(object), for g_object_class_find_property.
+GObjectClass *slx_object_class(gpointer object);
 
 // g_object_get (variadic) for one GstStructure-valued property; the caller owns (frees) the result.
 GstStructure *slx_object_get_structure(gpointer object, const gchar *property);

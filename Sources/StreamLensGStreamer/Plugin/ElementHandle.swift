@@ -21,6 +21,15 @@ public struct ElementHandle: @unchecked Sendable {
         slx_object_name(UnsafeMutableRawPointer(element)).map { String(cString: $0) } ?? "streamlens"
     }
 
+    /// The default of the element's property `name`, from its GParamSpec; nil for no such property.
+    public func defaultValue(of name: String) -> PropertyValue? {
+        guard let klass = slx_object_class(UnsafeMutableRawPointer(element)),
+            let spec = g_object_class_find_property(klass, name),
+            let value = g_param_spec_get_default_value(spec)
+        else { return nil }
+        return PropertyValue(gValue: UnsafeRawPointer(value))
+    }
+
     /// Posts an element message (`GST_MESSAGE_ELEMENT`) whose structure is `name` with `fields`; applications read
     /// it from the bus (`gst-launch-1.0 -m` prints it).
     public func postMessage(named name: String, fields: [StructureField]) {

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Subclasses override the `begin`/`end`/`negotiate`/`process`/`handle` hooks; this class keeps the property
 /// values (the C layer's GParamSpecs define the properties, their ranges and defaults, which GObject sets at
-/// construction) and checks the string values the specs cannot: a value that is not valid is logged at once
+/// construction — or which ``property(_:)`` reads when it did not) and checks the string values the specs cannot: a value that is not valid is logged at once
 /// (`g_warning`) and fails the next start with an ERROR naming the property and what it accepts.
 ///
 /// ## Thread Safety
@@ -52,8 +52,11 @@ class ElementLogic: @unchecked Sendable {
         if let problem = problem(with: name, value: value) { ElementHandle.logWarning(problem) }
     }
 
+    /// The value set, else the property's default. GObject sets every default at construction, except for a
+    /// property given a value out of its range there (`gst-launch … expiry=0`): GLib warns and sets nothing, which
+    /// read as 0 — an expiry of 0 crashed the element, a spotlight of 0 blacked out the video.
     final func property(_ name: String) -> PropertyValue? {
-        values.withLock { $0[name] }
+        values.withLock { $0[name] } ?? element.defaultValue(of: name)
     }
 
     final func string(_ name: String) -> String? { property(name)?.stringValue }
