@@ -14,6 +14,11 @@ public final class DetectionBoard: Sendable {
         latest.withLock { $0[detections.source] = detections }
     }
 
+    /// Forgets the stage's result (a flush or new caps: it belongs to frames that are gone).
+    public func clear(source: String) {
+        _ = latest.withLock { $0.removeValue(forKey: source) }
+    }
+
     /// Every stage's newest result.
     public func snapshot() -> [String: Detections] {
         latest.withLock { $0 }

@@ -61,6 +61,13 @@ public final class ElementAnalysis: @unchecked Sendable {
     /// The stage's newest result, if it has produced one.
     public var latest: Detections? { board.snapshot()[stage.name] }
 
+    /// Forgets the newest result once the frame in analysis is done: after a flushing seek or new caps it belongs
+    /// to frames that are gone (its boxes were drawn on the frames after a seek, or in the old size's coordinates).
+    public func forgetLatest() {
+        lane?.waitUntilIdle()
+        board.clear(source: stage.name)
+    }
+
     /// Waits for the frame in analysis, lets the stage finish (it flushes its events: a sign still in view becomes
     /// its event) and ends the thread. A later ``offer(_:format:pts:frameIndex:waitWhenBusy:)`` starts a new one.
     public func finish() {

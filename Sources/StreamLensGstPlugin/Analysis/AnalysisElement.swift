@@ -57,7 +57,12 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
     }
 
     override func negotiate(caps: UnsafeMutableRawPointer) -> Bool {
-        format = VideoFormat(borrowingCaps: caps)
+        let negotiated = VideoFormat(borrowingCaps: caps)
+        // A result of the old size is in the old coordinates.
+        if let format, negotiated.map({ $0.width != format.width || $0.height != format.height }) ?? true {
+            analysis?.forgetLatest()
+        }
+        format = negotiated
         return format != nil
     }
 
@@ -79,7 +84,9 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
             guard let analysis else { return }
             analysis.finish()
             element.postMessage(named: AnalysisCounters.messageName, fields: counters.fields(stage: analysis.stage.name))
-        case .flushStop: lastPTS = nil
+        case .flushStop:
+            lastPTS = nil
+            analysis?.forgetLatest()
         case .segment(let segment): self.segment = segment
         default: break
         }
