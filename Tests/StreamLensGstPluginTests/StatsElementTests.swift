@@ -62,6 +62,25 @@ import Testing
         #expect(!report.run.interrupted)
     }
 
+    /// A pipeline that fails before its first frame (another element cannot start) records nothing, and left an
+    /// empty report over the last run's good one.
+    @Test func aPipelineThatNeverStartsLeavesTheLastReportAlone() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        let head = "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=64,height=48"
+        let good = try await PluginHarness.launch(
+            "\(head) ! streamlensstats report=\(reportFile.path) ! fakesink sync=false")
+        #expect(good.status == 0, "stderr: \(good.standardError)")
+        let written = try Data(contentsOf: reportFile)
+        let failed = try await PluginHarness.launch(
+            "\(head) ! streamlensdetect detector=onnx:/no/such/model.onnx ! streamlensstats report=\(reportFile.path) "
+                + "! fakesink sync=false")
+        #expect(failed.status != 0)
+        #expect(try Data(contentsOf: reportFile) == written)
+        #expect(try Self.report(at: reportFile).frames.decoded == 30)
+    }
+
     @Test func framesMissingFromTheSourceAreGaps() async throws {
         try PluginHarness.requirePlugin()
         let folder = try PluginHarness.temporaryFolder()

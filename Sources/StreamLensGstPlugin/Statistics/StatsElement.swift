@@ -153,7 +153,9 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         if endOfStream { recorder.sourceEnded(at: now) }
         recorder.finish(at: now)
         Self.postFigures(of: recorder, at: now, final: true, on: element)
-        guard let reportPath else { return }
+        // A pipeline that stopped before a single frame came (another element failed to start) recorded nothing: an
+        // empty report would replace the last run's good one.
+        guard let reportPath, endOfStream || frameIndex > 0 else { return }
         let isLive = live ?? false
         let report = recorder.makeReport(context: RunContext(
             input: inputDescription ?? element.name, output: nil, live: isLive,
