@@ -43,7 +43,8 @@ extension RunCommand {
         guard value.isFinite, range.contains(value) else {
             throw .invalidConfiguration(
                 file: nil, key: key,
-                problem: "\(value) is not allowed; give \(String(format: "%g", range.lowerBound))…\(String(format: "%g", range.upperBound)) seconds")
+                problem: "\(value) is not allowed; give "
+                    + "\(String(format: "%g", range.lowerBound))…\(String(format: "%g", range.upperBound)) seconds")
         }
         return .milliseconds(Int64((value * 1000).rounded()))
     }

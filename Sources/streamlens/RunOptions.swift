@@ -135,7 +135,8 @@ struct RunOptions: ParsableArguments {
             configuration.backpressure = BackpressurePolicy(rawValue: backpressure)
         }
         if let analysisInterval {
-            configuration.analysisInterval = try RunCommand.seconds(analysisInterval, key: "--analysis-interval", in: 0...3600)
+            configuration.analysisInterval = try RunCommand.seconds(
+                analysisInterval, key: "--analysis-interval", in: 0...3600)
         }
         if let syncAnalysis {
             guard let mode = SyncAnalysisMode(rawValue: syncAnalysis) else {
@@ -226,9 +227,12 @@ struct RunOptions: ParsableArguments {
             }
             configuration.reconnectMaxAttempts = reconnectMax
         }
-        if let stallTimeout { configuration.stallTimeout = try RunCommand.seconds(stallTimeout, key: "--stall-timeout", in: 0.001...86_400) }
+        if let stallTimeout {
+            configuration.stallTimeout = try RunCommand.seconds(stallTimeout, key: "--stall-timeout", in: 0.001...86_400)
+        }
         if let watchdog {
-            configuration.watchdog = watchdog == 0 ? nil : try RunCommand.seconds(watchdog, key: "--watchdog", in: 0.001...86_400)
+            configuration.watchdog =
+                watchdog == 0 ? nil : try RunCommand.seconds(watchdog, key: "--watchdog", in: 0.001...86_400)
         }
         if noStatistics {
             guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,

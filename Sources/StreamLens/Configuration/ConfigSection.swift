@@ -73,7 +73,9 @@ public struct ConfigSection {
     /// otherwise name a file called "".
     public func path(_ key: String) throws(RunError) -> String? {
         guard let value = try string(key) else { return nil }
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw problem(key, "is empty; give a file name") }
+        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw problem(key, "is empty; give a file name")
+        }
         return value
     }
 

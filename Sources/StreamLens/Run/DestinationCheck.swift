@@ -25,7 +25,9 @@ enum DestinationCheck {
                     throw .outputIsInput(option: written.option, path: written.path, input: read, how: how)
                 }
             }
-            if let pipelineFile = configuration.pipelineFile, let how = FileOnDisk.sameFile(written.path, pipelineFile) {
+            if let pipelineFile = configuration.pipelineFile,
+                let how = FileOnDisk.sameFile(written.path, pipelineFile)
+            {
                 throw .outputIsPipelineFile(option: written.option, path: written.path, how: how)
             }
         }

@@ -37,7 +37,8 @@ struct FailureClassifier {
             switch configuration.input {
             case .uri, .camera, .file:
                 return framesSeen
-                    ? .inputFailedPartway(input: inputName, detail: message) : .inputUnavailable(input: inputName, detail: message)
+                    ? .inputFailedPartway(input: inputName, detail: message)
+                    : .inputUnavailable(input: inputName, detail: message)
             case .description: break
             }
         }

@@ -281,7 +281,8 @@ public final class PipelineRunner {
         let change: Pipeline.StateChange?
         let interrupt = interrupt
         do {
-            change = try input.setState(.paused, within: configuration.startupTimeout, stopWaiting: { interrupt.isRaised })
+            change = try input.setState(
+                .paused, within: configuration.startupTimeout, stopWaiting: { interrupt.isRaised })
         } catch {
             throw classifier.classify(error, input: input, output: nil, framesSeen: false)
         }

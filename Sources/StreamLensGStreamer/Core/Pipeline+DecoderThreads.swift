@@ -19,7 +19,8 @@ extension Pipeline {
         ) -> Void = { _, _, element, context in
             // Decoders of codecs libav cannot thread (msmpeg4, h263…) have no `max-threads`: setting it would print a
             // GLib warning on the user's terminal.
-            guard let element, Pipeline.isLibavVideoDecoder(element), slx_object_has_property(element, "max-threads") != 0
+            guard let element, Pipeline.isLibavVideoDecoder(element),
+                slx_object_has_property(element, "max-threads") != 0
             else { return }
             slx_object_set_int(element, "max-threads", gint(Int(bitPattern: context)))
         }

@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Subclasses override the `begin`/`end`/`negotiate`/`process`/`handle` hooks; this class keeps the property
 /// values (the C layer's GParamSpecs define the properties, their ranges and defaults, which GObject sets at
-/// construction — or which ``property(_:)`` reads when it did not) and checks the string values the specs cannot: a value that is not valid is logged at once
-/// (`g_warning`) and fails the next start with an ERROR naming the property and what it accepts.
+/// construction — or which ``property(_:)`` reads when it did not) and checks the string values the specs cannot:
+/// a value that is not valid is logged at once (`g_warning`) and fails the next start with an ERROR naming the
+/// property and what it accepts.
 ///
 /// ## Thread Safety
 /// Property values sit behind a mutex (GObject may set them from any thread). Everything else a subclass keeps is
