@@ -63,6 +63,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var sightings: [SignSighting] = []
     private var closedTracks: [SignTrack] = []
     private var recentSigns: RecentSigns
+    /// Stream time of the last analysed frame: a later frame before it starts a new timeline (a loop, a seek back,
+    /// recordings joined end to end).
+    private var lastAnalysedPTS: Duration?
     /// The US path (white rectangles instead of red rings), when the profile's signs are rectangular.
     private let usReader: UsSignReader?
 
@@ -202,7 +205,15 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
         settleClosedTracks()
+        forgetWrittenSignsIfTheTimelineRestarted(at: frame.pts)
         return detections(at: frame.pts)
+    }
+
+    /// The signs written before a timeline restart are no pieces of the signs after it, however close their times:
+    /// the same sign seen again on a second pass is a second event. (The tracker has closed their tracks already.)
+    private func forgetWrittenSignsIfTheTimelineRestarted(at pts: Duration) {
+        if let lastAnalysedPTS, pts < lastAnalysedPTS { recentSigns.forgetAll() }
+        lastAnalysedPTS = pts
     }
 
     public func finish(at pts: Duration) {
@@ -273,6 +284,7 @@ extension SpeedLimitStage {
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
         settleClosedTracks()
+        forgetWrittenSignsIfTheTimelineRestarted(at: frame.pts)
         return detections(at: frame.pts)
     }
 }

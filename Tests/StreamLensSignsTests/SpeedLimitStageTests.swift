@@ -135,6 +135,24 @@ struct SpeedLimitStageTests {
         }
     }
 
+    /// A second pass over the same frames (a loop, a seek back, recordings joined end to end whose times restart)
+    /// writes its signs again: they were taken for pieces of the first pass's signs, whose times and places match.
+    @Test func aReplayedClipWritesItsSignsAgain() throws {
+        let set = try SignTestSet.shared.get()
+        let clip = try Self.clip("sequence_50_then_80", in: set)
+        let capture = try EventCapture()
+        let stage = SpeedLimitStage(events: capture.log)
+        var lastPTS = Duration.zero
+        for _ in 0..<2 {
+            try set.forEachFrame(of: clip) { frame in
+                _ = try stage.analyze(Self.asDownscaled(frame, factor: 2))
+                lastPTS = frame.pts
+            }
+        }
+        stage.finish(at: lastPTS)
+        #expect(try capture.events().map(\.value) == [50, 80, 50, 80])
+    }
+
     @Test func aPassedSignStaysTheLimitUntilItExpires() throws {
         let set = try SignTestSet.shared.get()
         let clip = try Self.clip("still_30", in: set)

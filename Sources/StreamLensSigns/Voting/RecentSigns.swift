@@ -30,6 +30,11 @@ struct RecentSigns {
         entries.reserveCapacity(Self.capacity)
     }
 
+    /// Forgets every written sign (the timeline restarted).
+    mutating func forgetAll() {
+        entries.removeAll(keepingCapacity: true)
+    }
+
     /// Whether a sign read as `value`, seen from `firstSeen` at `firstBox` to `lastSeen` at `lastBox` (source pixels),
     /// is a piece of a sign already written; if not, remembers it.
     mutating func isRepeat(
