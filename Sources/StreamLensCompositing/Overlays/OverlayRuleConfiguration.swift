@@ -58,7 +58,12 @@ public struct OverlayRuleConfiguration: Sendable, Codable, Equatable {
         switch when ?? "always" {
         case "always": trigger = .always
         case "speed_limit": trigger = .speedLimit(value: nil)
-        case let text where text.hasPrefix("speed_limit="): trigger = .speedLimit(value: String(text.dropFirst(12)))
+        case let text where text.hasPrefix("speed_limit="):
+            // Compared with the value read ("50"): anything but a whole number would never show the clip.
+            guard let value = Int(text.dropFirst(12)), value > 0 else {
+                throw fail("'when: \(text)' needs a speed value, e.g. speed_limit=50")
+            }
+            trigger = .speedLimit(value: String(value))
         case let text where text.hasPrefix("class:") && text.count > 6:
             trigger = .detection(className: String(text.dropFirst(6)), minimumConfidence: minConfidence ?? 0)
         case let text: throw fail("unknown 'when: \(text)'; use always, class:NAME, speed_limit or speed_limit=VALUE")

@@ -53,6 +53,8 @@ import Testing
 
     @Test(arguments: [
         (OverlayRuleConfiguration(clip: "a.webm", when: "sometimes"), "unknown 'when: sometimes'; use always, class:NAME, speed_limit or speed_limit=VALUE"),
+        // The clip would never show: no read value is "abc".
+        (OverlayRuleConfiguration(clip: "a.webm", when: "speed_limit=abc"), "'when: speed_limit=abc' needs a speed value, e.g. speed_limit=50"),
         (OverlayRuleConfiguration(clip: "a.webm", at: "box:middle"), "unknown box anchor 'box:middle'; use box:centre, box:top, box:bottom or box:top-left…"),
         (OverlayRuleConfiguration(clip: "a.webm", at: "box:centre"), "an always-on overlay has no box to anchor to"),
         (OverlayRuleConfiguration(clip: "a.webm", size: "10"), "size must be two positive whole numbers: w,h"),
