@@ -30,35 +30,34 @@ public enum SinkPadEvent: Sendable, Equatable {
         case GST_EVENT_SEGMENT:
             var segment: UnsafePointer<GstSegment>?
             gst_event_parse_segment(event, &segment)
-            guard let segment, segment.pointee.format == GST_FORMAT_TIME,
-                let start = duration(fromClockTime: segment.pointee.start),
-                let time = duration(fromClockTime: segment.pointee.time)
-            else {
+            guard let segment, segment.pointee.format == GST_FORMAT_TIME else {
                 self = .other
                 return
             }
-            self = .segment(TimeSegment(start: start, time: time, appliedRate: segment.pointee.applied_rate))
+            self = .segment(TimeSegment(segment.pointee))
         default: self = .other
         }
     }
 }
 
-/// The part of a time segment that places buffers in stream time (what players show): an MP4 whose edit list starts
-/// at 80 ms (B-frames) has its first frame's PTS at 80 ms and its stream time at 0.
-public struct TimeSegment: Sendable, Equatable {
-    public var start: Duration
-    public var time: Duration
-    public var appliedRate: Double
+/// A time segment, kept to place buffers in stream time (what players show): an MP4 whose edit list starts at 80 ms
+/// (B-frames) has its first frame's PTS at 80 ms and its stream time at 0.
+public struct TimeSegment: @unchecked Sendable, Equatable {
+    private var segment: GstSegment
 
-    public init(start: Duration, time: Duration, appliedRate: Double = 1) {
-        self.start = start
-        self.time = time
-        self.appliedRate = appliedRate
+    init(_ segment: GstSegment) {
+        self.segment = segment
     }
 
-    /// `pts` in stream time (as `gst_segment_to_stream_time` for a forward segment); `pts` itself before the start.
+    /// `pts` in stream time (`gst_segment_to_stream_time`); `pts` itself outside the segment.
     public func streamTime(of pts: Duration) -> Duration {
-        guard pts >= start else { return pts }
-        return time + (pts - start) * abs(appliedRate)
+        var segment = segment
+        let streamTime = gst_segment_to_stream_time(&segment, GST_FORMAT_TIME, clockTime(from: pts))
+        return duration(fromClockTime: streamTime) ?? pts
+    }
+
+    public static func == (a: TimeSegment, b: TimeSegment) -> Bool {
+        var first = a.segment, second = b.segment
+        return gst_segment_is_equal(&first, &second) != 0
     }
 }
