@@ -30,6 +30,9 @@ public final class ElementAnalysis: @unchecked Sendable {
     private let clock: any MonotonicClock
     private let board = DetectionBoard()
     private var lane: AnalysisLane?
+    /// The frame last handed to the lane, and the one whose result ``forgetLatest()`` discards when it comes.
+    private var lastSubmittedPTS: Duration?
+    private var staleResultPTS: Duration?
 
     /// - Parameter observer: hears of completed, skipped and failed analyses (the element's counters).
     public init(
@@ -55,17 +58,24 @@ public final class ElementAnalysis: @unchecked Sendable {
             return .skipped
         }
         lane.submit(buffer: buffer.buffer, format: format, pts: pts, frameIndex: frameIndex)
+        lastSubmittedPTS = pts
         return .submitted
     }
 
-    /// The stage's newest result, if it has produced one.
-    public var latest: Detections? { board.snapshot()[stage.name] }
+    /// The stage's newest result, if it has produced one (and it is not the forgotten frame's).
+    public var latest: Detections? {
+        guard let result = board.snapshot()[stage.name] else { return nil }
+        if let staleResultPTS, result.pts == staleResultPTS { return nil }
+        staleResultPTS = nil
+        return result
+    }
 
-    /// Forgets the newest result once the frame in analysis is done: after a flushing seek or new caps it belongs
-    /// to frames that are gone (its boxes were drawn on the frames after a seek, or in the old size's coordinates).
+    /// Forgets the newest result, and the result of a frame still in analysis when it comes: after a flushing seek
+    /// or new caps they belong to frames that are gone (their boxes were drawn on the frames after a seek, or in the
+    /// old size's coordinates). Never waits for the analysis thread.
     public func forgetLatest() {
-        lane?.waitUntilIdle()
         board.clear(source: stage.name)
+        staleResultPTS = (lane?.isIdle ?? true) ? nil : lastSubmittedPTS
     }
 
     /// Waits for the frame in analysis, lets the stage finish (it flushes its events: a sign still in view becomes
