@@ -72,6 +72,20 @@ gst_streamlens_stats_sink_event (GstBaseTransform *trans, GstEvent *event)
   return GST_BASE_TRANSFORM_CLASS (gst_streamlens_stats_parent_class)->sink_event (trans, event);
 }
 
+// PLAYING→PAUSED and back: the logic keeps a user's pause out of the source's figures (a paused live source is
+// silent, and the push held in the paused sink is not backpressure). Told before chaining up both ways: downstream
+// elements change state first, so a held push may return before this element's own transition.
+static GstStateChangeReturn
+gst_streamlens_stats_change_state (GstElement *element, GstStateChange transition)
+{
+  GstStreamLensStats *self = GST_STREAMLENS_STATS (element);
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    streamlens_logic_playing_changed (self->logic, FALSE);
+  else if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    streamlens_logic_playing_changed (self->logic, TRUE);
+  return GST_ELEMENT_CLASS (gst_streamlens_stats_parent_class)->change_state (element, transition);
+}
+
 // Our chain function: arrival, then GstBaseTransform's chain (which pushes downstream), then the push result.
 static GstFlowReturn
 gst_streamlens_stats_chain (GstPad *pad, GstObject *parent, GstBuffer *buffer)
@@ -93,6 +107,7 @@ gst_streamlens_stats_class_init (GstStreamLensStatsClass *klass)
   object_class->finalize = gst_streamlens_stats_finalize;
   object_class->set_property = gst_streamlens_stats_set_property;
   object_class->get_property = gst_streamlens_stats_get_property;
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_streamlens_stats_change_state);
   transform_class->start = GST_DEBUG_FUNCPTR (gst_streamlens_stats_start);
   transform_class->stop = GST_DEBUG_FUNCPTR (gst_streamlens_stats_stop);
   transform_class->set_caps = GST_DEBUG_FUNCPTR (gst_streamlens_stats_set_caps);

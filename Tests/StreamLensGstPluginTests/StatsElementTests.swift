@@ -100,6 +100,43 @@ import Testing
         #expect(report.frames.gaps == 49)
     }
 
+    /// A user's pause of a live pipeline is not the source's fault. Behind a queue the element pushes nothing while
+    /// paused: the silence was a 1.5 s stall and the first frame after it a 1.5 s jitter sample. Into a paused sink
+    /// the push is held: it was 1.5 s of latency and backpressure, and the live source's timestamps skipping the
+    /// pause a gap.
+    @Test(arguments: ["queue ! fakesink sync=true", "fakesink sync=true"])
+    func aPauseIsNeitherAStallNorLatencyNorAGap(tail: String) async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        let script = """
+            import sys, time, gi
+            gi.require_version("Gst", "1.0")
+            from gi.repository import Gst
+            Gst.init(None)
+            pipeline = Gst.parse_launch(sys.argv[1])
+            pipeline.set_state(Gst.State.PLAYING); time.sleep(0.6)
+            pipeline.set_state(Gst.State.PAUSED); time.sleep(1.5)
+            pipeline.set_state(Gst.State.PLAYING); time.sleep(0.6)
+            pipeline.send_event(Gst.Event.new_eos())
+            message = pipeline.get_bus().timed_pop_filtered(10 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+            pipeline.set_state(Gst.State.NULL)
+            print("ended", message.type == Gst.MessageType.EOS if message else None)
+            """
+        let description = "videotestsrc is-live=true ! video/x-raw,width=160,height=120,framerate=30/1 "
+            + "! streamlensstats report=\(reportFile.path) stall-threshold=0.2 ! \(tail)"
+        let result = try await PluginHarness.run(PluginHarness.python, ["-c", script, description])
+        #expect(result.standardOutput.contains("ended True"), "\(result.standardOutput) \(result.standardError)")
+        let report = try Self.report(at: reportFile)
+        // About 1.2 s of playing at 30 fps.
+        #expect(report.frames.decoded > 20, "decoded \(report.frames.decoded)")
+        #expect(report.stalls.count == 0, "stalls \(report.stalls)")
+        #expect(report.frames.gaps == 0)
+        #expect(report.jitterMilliseconds.max < 500, "jitter \(report.jitterMilliseconds)")
+        #expect(report.latencyMilliseconds.max < 500, "latency \(report.latencyMilliseconds)")
+        #expect(report.blocked.totalMilliseconds < 500, "blocked \(report.blocked)")
+    }
+
     @Test func metricsAreServedWhileThePipelineRuns() async throws {
         try PluginHarness.requirePlugin()
         let port = Int.random(in: 20_000...60_000)

@@ -53,6 +53,9 @@ void streamlens_logic_sink_event(void *logic, GstEvent *event);
 // streamlensstats only: a buffer reached the sink pad / the push downstream returned `result`.
 void streamlens_logic_buffer_arrived(void *logic, GstBuffer *buffer);
 void streamlens_logic_buffer_pushed(void *logic, GstFlowReturn result);
+// streamlensstats only: the element goes PLAYING→PAUSED (playing FALSE) or PAUSED→PLAYING (TRUE), on the
+// state-change thread.
+void streamlens_logic_playing_changed(void *logic, gboolean playing);
 
 // --- Implemented in C ---
 // The plugin descriptor GStreamer's loader looks up in libgststreamlens.so (what GST_PLUGIN_DEFINE exports).

@@ -115,6 +115,8 @@ class ElementLogic: @unchecked Sendable {
     /// streamlensstats: a buffer reached the sink pad / its push downstream returned.
     func bufferArrived(_ buffer: BufferHandle) {}
     func bufferPushed(_ result: FlowResult) {}
+    /// streamlensstats: PLAYING→PAUSED (false) or PAUSED→PLAYING (true), on the state-change thread.
+    func playingChanged(_ playing: Bool) {}
 }
 
 /// Why an element could not start: the ERROR it posts.

@@ -99,3 +99,8 @@ public func streamlensLogicBufferArrived(_ pointer: UnsafeMutableRawPointer, _ b
 public func streamlensLogicBufferPushed(_ pointer: UnsafeMutableRawPointer, _ result: Int32) {
     logic(pointer).bufferPushed(FlowResult(gstValue: result))
 }
+
+@_cdecl("streamlens_logic_playing_changed")
+public func streamlensLogicPlayingChanged(_ pointer: UnsafeMutableRawPointer, _ playing: Int32) {
+    logic(pointer).playingChanged(playing != 0)
+}

@@ -30,6 +30,8 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     private let clock = SystemClock()
     /// True while a push downstream is under way (read by the ticker: silence then is backpressure, not a stall).
     private let pushing = PushFlag()
+    /// Time spent PAUSED: a push held in a paused sink is neither latency nor backpressure.
+    private let pauses = PauseClock()
     private var recorder: RunRecorder?
     private var ticker: Ticker?
     private var metrics: MetricsServer?
@@ -40,7 +42,10 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     private var frameDuration: Duration?
     private var live: Bool?
     private var frameIndex = 0
-    private var inFlight: (index: Int, pts: Duration?, arrival: Duration)?
+    private var inFlight: (index: Int, pts: Duration?, arrival: Duration, pausedBefore: Duration)?
+    /// The pipeline played, then was paused (state-change thread only). The first PLAYING after preroll is no
+    /// resume: nothing was skipped before it.
+    private var pausedAfterPlaying = false
 
     override func begin() -> Start {
         reportPath = string("report").flatMap { $0.isEmpty ? nil : $0 }
@@ -49,7 +54,11 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
             return .failed
         }
         let recorder = RunRecorder(configuration: RecorderConfiguration(stallThreshold: seconds("stall-threshold")))
-        recorder.runStarted(at: clock.now())
+        let now = clock.now()
+        recorder.runStarted(at: now)
+        // The element starts PAUSED: a prerolled buffer's push waits for PLAYING in the sink.
+        pauses.reset(pausedAt: now)
+        pausedAfterPlaying = false
         let port = int("metrics-port")
         if port > 0 {
             do { metrics = try MetricsEndpoint.start(port: port, recorder: recorder) } catch {
@@ -89,7 +98,7 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         if live == nil { live = element.isUpstreamLive() }
         let now = clock.now()
         recorder.frameArrived(index: frameIndex, pts: buffer.pts, at: now, discontinuity: buffer.isDiscontinuous)
-        inFlight = (frameIndex, buffer.pts, now)
+        inFlight = (frameIndex, buffer.pts, now, pauses.pausedTime(upTo: now))
         frameIndex += 1
         pushing.value.store(true, ordering: .relaxed)
     }
@@ -99,20 +108,35 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         guard let recorder, let frame = inFlight else { return }
         inFlight = nil
         let now = clock.now()
+        // A push held while the pipeline was paused: count its time from the arrival as if the pause had not been.
+        let arrival = frame.arrival + (pauses.pausedTime(upTo: now) - frame.pausedBefore)
         switch result {
         case .ok:
             recorder.frameOutput(
                 index: frame.index, pts: frame.pts,
                 timing: FrameTiming(
-                    arrival: frame.arrival, poolWait: .zero, compositeTime: .zero, pushTime: now - frame.arrival,
+                    arrival: arrival, poolWait: .zero, compositeTime: .zero, pushTime: now - arrival,
                     outputAt: now, analysisLag: nil))
-            if now - frame.arrival > (frameDuration ?? .milliseconds(67)) * 3 / 2 {
-                recorder.producerBlocked(from: frame.arrival, to: now)
+            if now - arrival > (frameDuration ?? .milliseconds(67)) * 3 / 2 {
+                recorder.producerBlocked(from: arrival, to: now)
             }
         case .flushing, .endOfStream:
             recorder.frameDropped(index: frame.index, pts: frame.pts, cause: .interrupted, at: now)
         default:
             recorder.frameDropped(index: frame.index, pts: frame.pts, cause: .streamError, at: now)
+        }
+    }
+
+    override func playingChanged(_ playing: Bool) {
+        let now = clock.now()
+        if playing {
+            pauses.resume(at: now)
+            if pausedAfterPlaying { recorder?.pipelineResumed(at: now) }
+            pausedAfterPlaying = false
+        } else {
+            pauses.pause(at: now)
+            recorder?.pipelinePaused(at: now)
+            pausedAfterPlaying = true
         }
     }
 
@@ -199,6 +223,29 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         return files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
             ? nil : "check that the folder exists and is writable"
+    }
+}
+
+/// How long the element has been PAUSED in all, read by the streaming thread, written on the state-change thread.
+final class PauseClock: Sendable {
+    private let state = Mutex<(total: Duration, since: Duration?)>((.zero, nil))
+
+    func reset(pausedAt time: Duration) { state.withLock { $0 = (.zero, time) } }
+
+    func pause(at time: Duration) {
+        state.withLock { if $0.since == nil { $0.since = time } }
+    }
+
+    func resume(at time: Duration) {
+        state.withLock { state in
+            guard let since = state.since else { return }
+            state = (state.total + max(.zero, time - since), nil)
+        }
+    }
+
+    /// Paused time up to `time`, counting a pause still under way.
+    func pausedTime(upTo time: Duration) -> Duration {
+        state.withLock { state in state.total + (state.since.map { max(.zero, time - $0) } ?? .zero) }
     }
 }
 

@@ -24,6 +24,9 @@ struct ArrivalJitter: Sendable {
         runningEstimateMilliseconds += (magnitude.reportMilliseconds - runningEstimateMilliseconds) / 16
         histogram.record(magnitude)
     }
+
+    /// The next frame starts the comparison afresh (the pipeline was paused: its arrival says nothing of the source).
+    mutating func restart() { previous = nil }
 }
 
 /// Finds holes in the source's timestamps: frames the source never delivered (not drops: they never reached us).
@@ -58,5 +61,12 @@ struct GapDetector: Sendable {
         }
         if flagged || jumped { events += 1 }
         return flagged || jumped
+    }
+
+    /// The next frame starts the stream afresh, as the first one did: the pipeline was paused, and a live source's
+    /// timestamps skip the time it was not capturing.
+    mutating func restart() {
+        previousPTS = nil
+        seenFirstFrame = false
     }
 }

@@ -55,6 +55,11 @@ struct EpisodeTracker: Sendable {
         openStallStart = lastArrival
     }
 
+    /// Silence is measured from `time` from here on (the pipeline resumed after a pause), unless no frame came yet.
+    mutating func restartSilence(at time: Duration) {
+        if lastArrival != nil { lastArrival = time }
+    }
+
     /// The producer waited for a pool slot from `start` to `end`. Returns a stall that this withdrew, if any.
     @discardableResult
     mutating func producerBlocked(from start: Duration, to end: Duration) -> (start: Duration, end: Duration)? {

@@ -79,8 +79,31 @@ public final class RunRecorder: FramePathObserver {
         let outputCount = output.load(ordering: .relaxed)
         source.withLock { state in
             state.note(time)
-            if state.sourceEndedAt == nil { state.episodes.poll(at: time, poolFull: full) }
+            if state.sourceEndedAt == nil, !state.paused { state.episodes.poll(at: time, poolFull: full) }
             state.rateSamples.append(time: time, count: outputCount)
+        }
+    }
+
+    /// The pipeline was paused at `time` (a GStreamer application's PLAYING→PAUSED): the silence that follows is
+    /// the user's, not a stall of the source.
+    public func pipelinePaused(at time: Duration) {
+        source.withLock { state in
+            state.note(time)
+            state.paused = true
+            state.closeOpenStall(at: time)
+        }
+    }
+
+    /// The pipeline plays again at `time`: the next frame's arrival and timestamp are compared with nothing before the
+    /// pause (no jitter, gap or arrival interval across it), and silence is measured from here.
+    public func pipelineResumed(at time: Duration) {
+        source.withLock { state in
+            state.note(time)
+            state.paused = false
+            state.lastArrival = nil
+            state.jitter.restart()
+            state.gaps.restart()
+            state.episodes.restartSilence(at: time)
         }
     }
 
@@ -388,6 +411,8 @@ private struct SourceState {
     var finishedAt: Duration?
     /// When the source sent end-of-stream; stall detection stops there.
     var sourceEndedAt: Duration?
+    /// Between ``RunRecorder/pipelinePaused(at:)`` and ``RunRecorder/pipelineResumed(at:)``: no stall opens.
+    var paused = false
     var lastArrival: Duration?
     var firstPTS: Duration?
     var usesReportedBlocking = false
