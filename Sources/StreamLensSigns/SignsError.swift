@@ -19,8 +19,9 @@ public enum SignsError: Error, Sendable, CustomStringConvertible {
         case .cannotOpenSubtitles(let path):
             "cannot write subtitles to '\(path)': check that the folder exists and is writable"
         case .textLineModelUnusable(let path, let reason):
-            "cannot use the text-line model '\(path)' (\(reason)): run scripts/install-text-line-model.sh, "
-                + "or pass --text-line-model off"
+            // Worded for both callers: the command line and the streamlenssigns element.
+            "cannot use the text-line model '\(path)' (\(reason)): run scripts/install-text-line-model.sh, or turn "
+                + "the model off (--text-line-model off; streamlenssigns: text-line-model=off)"
         }
     }
 }

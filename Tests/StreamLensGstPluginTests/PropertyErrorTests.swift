@@ -16,7 +16,7 @@ import Testing
         ("streamlenssigns region=fr", ["property 'region'", "'fr'", "eu or us"]),
         // A text-line model file that does not exist: the path and what to do.
         ("streamlenssigns text-line-model=/nonexistent/text-line.onnx",
-         ["'/nonexistent/text-line.onnx'", "no such file", "install-text-line-model.sh"]),
+         ["'/nonexistent/text-line.onnx'", "no such file", "install-text-line-model.sh", "text-line-model=off"]),
         // A badge corner that is not a corner.
         ("streamlensannotate badge=middle", ["property 'badge'", "'middle'", "top-left", "off"]),
         ("streamlensannotate hud=centre", ["property 'hud'", "'centre'", "bottom-right"]),

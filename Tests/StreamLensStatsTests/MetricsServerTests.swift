@@ -120,7 +120,7 @@ struct MetricsServerTests {
             _ = try await MetricsServer.start(port: first.port, exporter: exporter)
         } throws: { error in
             String(describing: error)
-                == "cannot serve metrics on port \(first.port): the port is already in use; pick another --metrics-port"
+                == "cannot serve metrics on port \(first.port): the port is already in use; pick another port (--metrics-port; streamlensstats: metrics-port=)"
         }
         await first.stop()
     }

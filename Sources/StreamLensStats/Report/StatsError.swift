@@ -22,7 +22,7 @@ public enum StatsError: Error, Sendable, CustomStringConvertible {
         case .unsupportedSchema(let path, let version):
             "report '\(path)' has schema_version \(version), this streamlens reads version \(RunReport.currentSchemaVersion); use the streamlens that wrote it"
         case .metricsUnavailable(let port, let reason):
-            "cannot serve metrics on port \(port): \(reason); pick another --metrics-port"
+            "cannot serve metrics on port \(port): \(reason); pick another port (--metrics-port; streamlensstats: metrics-port=)"
         }
     }
 }
