@@ -289,7 +289,7 @@ extension FramePath: AppSinkDelegate {
         let observer = configuration.observer
         if stopCutsAtGap.load(ordering: .sequentiallyConsistent) {
             if !cutByStop, let pts, let last = lastArrivedPTS, let step = currentFormat?.frameDuration,
-                (pts - last) * 2 > step * 3
+                FrameStep.skipsFrames(pts - last, nominal: step)
             {
                 cutByStop = true
             }

@@ -54,7 +54,7 @@ struct GapDetector: Sendable {
         var jumped = false
         if !flagged, let pts, let previousPTS, let nominal = nominalFrameDuration, nominal > .zero {
             let step = pts - previousPTS
-            if step * 2 > nominal * 3 {
+            if FrameStep.skipsFrames(step, nominal: nominal) {
                 jumped = true
                 missingFrames += max(1, Int((step / nominal).rounded()) - 1)
             }
