@@ -24,6 +24,7 @@ struct IoUTrackerTests {
         let tracker = Self.tracker {
             $0.smoothing = alpha
             $0.matchThreshold = 0.01
+            $0.motionSmoothing = 0  // plain EMA: no motion prior
         }
         _ = tracker.update([person(0, 0, 100, 100)], at: .zero)
         let update = tracker.update([person(observed.x, observed.y, observed.width, observed.height)], at: .seconds(1))
@@ -39,18 +40,20 @@ struct IoUTrackerTests {
     @Test(
         "Default smoothing is 0.35 and compounds over frames; with motion, around the predicted box",
         arguments: [
-            // motion smoothing, expected box after the third observation
-            (0.0, box(9.275, 11.55, 100, 104.55)),  // plain EMA: 0.35·obs + 0.65·previous
-            // velocity after the second observation: centre moved (10, 30) px in 1 s, weight 0.5 → (5, 15) px/s;
-            // prior (3.5 + 5, 7 + 15) = (8.5, 22); x: 0.35·20 + 0.65·8.5 = 12.525; y: 0.35·20 + 0.65·22 = 21.3
-            (0.5, box(12.525, 21.3, 100, 104.55)),
+            // motion smoothing, expected box after the second and the third observation
+            (0.0, box(3.5, 7, 100, 107), box(9.275, 11.55, 100, 104.55)),  // plain EMA: 0.35·obs + 0.65·previous
+            // the second observation is the first displacement: drawn as observed; the centre moved (10, 30) px in
+            // 1 s, so the velocity is (10, 30) px/s; prior (10 + 10, 20 + 30) = (20, 50), height 120;
+            // y: 0.35·20 + 0.65·50 = 39.5; height: 0.35·100 + 0.65·120 = 113
+            (0.5, box(10, 20, 100, 120), box(20, 39.5, 100, 113)),
         ])
-    func defaultSmoothingCompounds(motionSmoothing: Double, expected: BoundingBox) {
+    func defaultSmoothingCompounds(motionSmoothing: Double, expectedSecond: BoundingBox, expected: BoundingBox) {
         let tracker = Self.tracker { $0.motionSmoothing = motionSmoothing }
         #expect(tracker.configuration.smoothing == 0.35)
         _ = tracker.update([person(0, 0, 100, 100)], at: .zero)
-        let second = tracker.update([person(10, 20, 100, 120)], at: .seconds(1))
-        #expect(abs(second.visible[0].box.x - 3.5) < 1e-12 && abs(second.visible[0].box.height - 107) < 1e-12)
+        let second = tracker.update([person(10, 20, 100, 120)], at: .seconds(1)).visible[0].box
+        #expect(abs(second.x - expectedSecond.x) < 1e-12 && abs(second.y - expectedSecond.y) < 1e-12)
+        #expect(abs(second.height - expectedSecond.height) < 1e-12)
         let update = tracker.update([person(20, 20, 100, 100)], at: .seconds(2))
         let smoothed = update.visible[0].box
         #expect(abs(smoothed.x - expected.x) < 1e-12)
@@ -72,6 +75,18 @@ struct IoUTrackerTests {
             #expect(abs(lag) < 1, "lag \(lag)")
         } else {
             #expect(abs(lag - 15 * 0.65 / 0.35) < 0.1, "lag \(lag)")
+        }
+    }
+
+    /// A track's first analyses: the box started at rest and trailed a walker by 0.65 of a step at its second
+    /// analysis, settling over several (a 120 px/s square at 0.3 s was drawn 17–28 px behind for 2.5 s).
+    @Test("A new track's box does not trail a steady walker from its second analysis on")
+    func noTrailingFromTheSecondAnalysis() {
+        let tracker = Self.tracker()
+        for step in 0..<8 {
+            let x = 100 + Double(step) * 36
+            let shown = tracker.update([person(x, 100)], at: .milliseconds(300 * step)).visible[0].box
+            #expect(abs(shown.x - x) < 0.5, "analysis \(step): drawn at \(shown.x), the walker at \(x)")
         }
     }
 

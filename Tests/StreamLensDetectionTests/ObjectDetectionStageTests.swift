@@ -175,9 +175,9 @@ struct ObjectDetectionStageTests {
         #expect(tracks.map(\.trackID) == [1, 2])
         #expect(tracks[0].start == 0 && tracks[0].end == 0.6 && tracks[0].observations == 3)
         #expect(tracks[0].confidence == 0.93 && tracks[0].reason == "stream_ended")
-        // Smoothed last box: x 100, then 0.35·104 + 0.65·100 = 101.4; velocity 0.5 · 4 px / 0.3 s ≈ 6.67 px/s
-        // moves the prior to 103.4; 0.35·108 + 0.65·103.4 = 105.01, rounded 105.
-        #expect(tracks[0].box == [105, 100, 40, 80])
+        // Smoothed last box: x 100, then 104 (the second sighting is drawn as observed and sets the velocity,
+        // 4 px / 0.3 s), so the third's prior is 108: 0.35·108 + 0.65·108 = 108 — a steady walker is not trailed.
+        #expect(tracks[0].box == [108, 100, 40, 80])
         #expect(tracks[1].end == 0 && tracks[1].observations == 1)
         #expect(stage.report.tracksStarted == 2 && stage.report.tracksFinished == 2)
         // The raw JSON uses the documented keys.

@@ -90,7 +90,11 @@ public final class IoUTracker {
         }
         for pair in pairs {
             let detection = detections[pair.detection]
-            let prior = Self.predictedBox(
+            // A track's second sighting is its first displacement: before it the motion is unknown, so a prior at
+            // rest would pull the box back towards the first sighting (a walker's box trailed by 0.65 of a step,
+            // then settled over several analyses). The second sighting is drawn as observed and sets the velocity.
+            let firstDisplacement = tracks[pair.track].observations == 1 && configuration.motionSmoothing > 0
+            let prior = firstDisplacement ? detection.box : Self.predictedBox(
                 of: (tracks[pair.track].smoothedBox, tracks[pair.track].lastSeen, tracks[pair.track].velocity), at: pts)
             tracks[pair.track].smoothedBox = Self.blend(prior, detection.box, alpha: alpha)
             tracks[pair.track].velocity = velocity(of: tracks[pair.track], movingTo: detection.box, at: pts)
@@ -151,13 +155,14 @@ public final class IoUTracker {
     }
 
     /// New velocity estimate: the centre displacement per second since the last observation, blended into the
-    /// old estimate (which starts at rest) with weight ``TrackerConfiguration/motionSmoothing``.
+    /// old estimate with weight ``TrackerConfiguration/motionSmoothing``; the first displacement sets it.
     private func velocity(of track: Track, movingTo box: BoundingBox, at pts: Duration) -> (x: Double, y: Double) {
         let elapsed = (pts - track.lastSeen).seconds
         let weight = configuration.motionSmoothing
         guard elapsed > 0, weight > 0 else { return track.velocity }
         let measuredX = (box.center.x - track.observedBox.center.x) / elapsed
         let measuredY = (box.center.y - track.observedBox.center.y) / elapsed
+        if track.observations == 1 { return (measuredX, measuredY) }
         return (weight * measuredX + (1 - weight) * track.velocity.x, weight * measuredY + (1 - weight) * track.velocity.y)
     }
 
