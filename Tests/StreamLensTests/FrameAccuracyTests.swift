@@ -68,7 +68,6 @@ import StreamLensCore
                 class_names: "\(models.appendingPathComponent("classes.txt").path)"
                 input_size: 320
                 every_nth_frame: \(analysedEvery)
-                smoothing: 1
               annotations: { boxes: true, labels: false }
             """.write(to: pipeline, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent("boxes.mkv")

@@ -32,7 +32,7 @@ public enum ObjectDetectionSetup {
         stageConfiguration.tracker.maxConcurrent = options.maxConcurrent
         stageConfiguration.tracker.maxAge = options.maxAge
         stageConfiguration.tracker.maxMissedAnalyses = options.maxMissedAnalyses
-        stageConfiguration.tracker.smoothing = options.smoothing
+        stageConfiguration.tracker.smoothing = options.smoothing ?? ObjectDetectionOptions.defaultSmoothing(frameAccurate: false)
         stageConfiguration.tracker.primarySubjectOnly = options.primarySubject
         stageConfiguration.breaker = options.breaker
         stageConfiguration.emitDetectionEvents = options.detectionEvents
