@@ -117,7 +117,7 @@ struct ONNXDetectorTests {
             _ = try ONNXDetector(modelPath: try TestEnvironment.onnxFixture("yolov8-fixed.onnx"), options: options)
         }
         #expect(error?.description == "unknown class 'zebra' in the class filter: use one of the model's classes "
-            + "(person, car, dog)")
+            + "(person, car, dog; or ids 0…2)")
     }
 
     @Test("The network sees RGB in 0…1, letterboxed with grey 114")

@@ -37,13 +37,15 @@ struct ObjectDetectionSetupTests {
         #expect(built.schedule.report.currentFrameStride == 4)
     }
 
-    @Test("Options reach the detector: thresholds, classes, max concurrent (ONNX end to end)")
-    func optionsReachDetector() throws {
+    /// A class given by id ("--classes 0") kept nothing: the model filtered by id, then the stage by name.
+    @Test("Options reach the detector: thresholds, classes by name or id, max concurrent (ONNX end to end)",
+          arguments: [["person"], ["0"], ["0", "person"]])
+    func optionsReachDetector(classes: [String]) throws {
         var options = ObjectDetectionOptions(detector: .onnx(path: try TestEnvironment.onnxFixture("yolov8-fixed.onnx")))
         options.inputSize = 320
         options.classNamesPath = try TestEnvironment.onnxFixture("classes.txt")
         options.confidenceThreshold = 0.58
-        options.allowedClasses = ["person"]
+        options.allowedClasses = classes
         options.maxConcurrent = 2
         let built = try ObjectDetectionSetup.make(options)
         let image = OwnedYUVImage(layout: .i420, width: 640, height: 360)
@@ -66,24 +68,43 @@ struct ObjectDetectionSetupTests {
         // HOG reports only people and a cascade only its own class: a filter naming another would drop everything.
         var zebraPeople = ObjectDetectionOptions(detector: .hog)
         zebraPeople.allowedClasses = ["zebra"]
-        #expect(throws: DetectionError.unknownClass(name: "zebra", available: "person")) {
+        #expect(throws: DetectionError.unknownClass(name: "zebra", available: "person; or id 0")) {
             _ = try ObjectDetectionSetup.make(zebraPeople)
         }
         var faces = ObjectDetectionOptions(detector: .cascade("frontalface"))
         faces.allowedClasses = ["face"]
         #expect(throws: Never.self) { _ = try ObjectDetectionSetup.make(faces) }
         faces.allowedClasses = ["person"]
-        #expect(throws: DetectionError.unknownClass(name: "person", available: "face")) {
+        #expect(throws: DetectionError.unknownClass(name: "person", available: "face; or id 0")) {
             _ = try ObjectDetectionSetup.make(faces)
         }
         var people = ObjectDetectionOptions(detector: .hog)
         people.allowedClasses = ["person"]
         #expect(throws: Never.self) { _ = try ObjectDetectionSetup.make(people) }
+        // Ids count too: HOG's one class is id 0; COCO's ids are 0…79.
+        people.allowedClasses = ["0"]
+        #expect(throws: Never.self) { _ = try ObjectDetectionSetup.make(people) }
+        people.allowedClasses = ["1"]
+        #expect(throws: DetectionError.unknownClass(name: "1", available: "person; or id 0")) {
+            _ = try ObjectDetectionSetup.make(people)
+        }
+        var beyondCOCO = ObjectDetectionOptions(detector: .onnx(path: "/later/model.onnx"))
+        beyondCOCO.allowedClasses = ["99"]
+        #expect(throws: DetectionError.self) { _ = try ObjectDetectionSetup.make(beyondCOCO) }
         var badThreshold = ObjectDetectionOptions(detector: .hog)
         badThreshold.confidenceThreshold = 1.5
         #expect(throws: DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")) {
             _ = try ObjectDetectionSetup.make(badThreshold)
         }
+    }
+
+    /// A names file saved on Windows ("\r\n") was read as one name, so every model output had the wrong shape.
+    @Test("A class-names file with Windows line ends has one name a line")
+    func classNamesWithWindowsLineEnds() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("names-\(UUID().uuidString).txt").path
+        try "person\r\ncar\r\ndog\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try ClassNames(contentsOf: path).names == ["person", "car", "dog"])
     }
 
     @Test("HOG pyramid steps of 1 or less are refused with one line", arguments: [(1.0, 1.1), (1.05, 0.9)])

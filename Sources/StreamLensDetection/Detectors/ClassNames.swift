@@ -15,7 +15,8 @@ public struct ClassNames: Sendable, Equatable {
         else {
             throw DetectionError.fileNotFound(path: path, role: "class-names file")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // By newline characters, not "\n": a file saved on Windows ends its lines with "\r\n", one Character.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard !lines.isEmpty else { throw DetectionError.invalidOption("class-names file '\(path)' is empty") }
@@ -31,14 +32,20 @@ public struct ClassNames: Sendable, Equatable {
         names.indices.contains(id) ? names[id] : "class_\(id)"
     }
 
-    /// Class ids for `entries`: names of this list or plain numbers. Throws for a name it does not know.
+    /// Class ids for `entries`: names of this list or ids within it. Throws for anything else.
     public func ids(for entries: [String]) throws -> [Int] {
         try entries.map { entry in
             if let index = names.firstIndex(of: entry) { return index }
-            if let number = Int(entry), number >= 0 { return number }
+            if let number = Int(entry), names.indices.contains(number) { return number }
             let sample = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-            throw DetectionError.unknownClass(name: entry, available: sample)
+            let ids = names.count == 1 ? "id 0" : "ids 0…\(names.count - 1)"
+            throw DetectionError.unknownClass(name: entry, available: "\(sample); or \(ids)")
         }
+    }
+
+    /// `entries` (names of this list or class ids) as the names detections carry; throws for an unknown entry.
+    public func names(for entries: [String]) throws -> [String] {
+        try ids(for: entries).map { names[$0] }
     }
 
     /// The 80 classes of the COCO data set in their usual index order.

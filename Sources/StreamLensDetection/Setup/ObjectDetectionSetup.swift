@@ -24,6 +24,11 @@ public enum ObjectDetectionSetup {
         _ options: ObjectDetectionOptions, events: EventLog? = nil, clock: any MonotonicClock = SystemClock(),
         loading: Loading = .onFirstFrame
     ) throws -> Built {
+        // The stage filters by the names detections carry: class ids in the filter become those names.
+        var options = options
+        let reported = try reportedClasses(options)
+        options.allowedClasses = try reported.names(for: options.allowedClasses)
+        options.deniedClasses = try reported.names(for: options.deniedClasses)
         var stageConfiguration = ObjectDetectionStage.Configuration()
         stageConfiguration.preferredAnalysisWidth = options.effectiveAnalysisWidth
         stageConfiguration.confidenceThreshold = options.confidenceThreshold
@@ -58,10 +63,14 @@ public enum ObjectDetectionSetup {
         return Built(stage: stage, schedule: schedule)
     }
 
-    /// Refuses a class filter naming a class the detector never reports: it would drop every detection, silently.
-    private static func checkClassFilter(_ options: ObjectDetectionOptions, reported: [String]) throws {
-        for name in options.allowedClasses + options.deniedClasses where !reported.contains(name) {
-            throw DetectionError.unknownClass(name: name, available: reported.joined(separator: ", "))
+    /// The classes the detector reports, in id order: HOG and each cascade report one (id 0), a model those of its
+    /// class-names file (COCO's 80 by default). A class filter naming anything else would drop every detection,
+    /// silently, so it is refused.
+    private static func reportedClasses(_ options: ObjectDetectionOptions) throws -> ClassNames {
+        switch options.detector {
+        case .hog: ClassNames([HOGPeopleDetector.className])
+        case .cascade(let name): ClassNames([try CascadeCatalog().resolve(name).className])
+        case .onnx: try options.classNamesPath.map { try ClassNames(contentsOf: $0) } ?? .coco
         }
     }
 
@@ -76,12 +85,11 @@ public enum ObjectDetectionSetup {
         }
         switch options.detector {
         case .hog:
-            try checkClassFilter(options, reported: [HOGPeopleDetector.className])
+            _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
             let hogOptions = options.hog
             return { try HOGPeopleDetector(options: hogOptions) }
         case .cascade(let name):
-            let cascade = try CascadeCatalog().resolve(name)
-            try checkClassFilter(options, reported: [cascade.className])
+            _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
             let cascadeOptions = options.cascade
             return { try CascadeDetector(cascade: name, options: cascadeOptions) }
         case .onnx(let path):
@@ -95,8 +103,7 @@ public enum ObjectDetectionSetup {
             onnx.allowedClasses = options.allowedClasses
             onnx.deniedClasses = options.deniedClasses
             // The class filter must name known classes; check it now rather than on the first frame.
-            let names = try options.classNamesPath.map { try ClassNames(contentsOf: $0) } ?? .coco
-            _ = try names.ids(for: options.allowedClasses + options.deniedClasses)
+            _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
             let onnxOptions = onnx
             return { try ONNXDetector(modelPath: path, options: onnxOptions) }
         }
