@@ -36,6 +36,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: "ONNX: class-names file, one name per line (default: the 80 COCO names).")
     var classNames: String?
 
+    @Option(help: "ONNX: the model's square input size in pixels (default 640; a model exported at another size needs its own).")
+    var inputSize: Int?
+
     @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
     var speedLimits: String?
 
@@ -164,9 +167,22 @@ struct RunOptions: ParsableArguments {
                 }
             }
         }
-        if confidence != nil || classes != nil || classNames != nil {
+        if confidence != nil || classes != nil || classNames != nil || inputSize != nil {
             guard var options = configuration.detection else {
-                throw .invalidConfiguration(file: nil, key: "--confidence/--classes/--class-names", problem: "needs --detector")
+                throw .invalidConfiguration(
+                    file: nil, key: "--confidence/--classes/--class-names/--input-size", problem: "needs --detector")
+            }
+            let isModel = if case .onnx = options.detector { true } else { false }
+            if !isModel, let flag = classNames != nil ? "--class-names" : inputSize != nil ? "--input-size" : nil {
+                throw .invalidConfiguration(
+                    file: nil, key: flag,
+                    problem: "applies to an ONNX model only (--detector onnx:PATH); \(options.detector) has its own classes and input")
+            }
+            if let inputSize {
+                guard (32...4096).contains(inputSize) else {
+                    throw .invalidConfiguration(file: nil, key: "--input-size", problem: "\(inputSize) is not within 32…4096")
+                }
+                options.inputSize = inputSize
             }
             if let confidence {
                 guard (0...1).contains(confidence) else {
@@ -263,6 +279,7 @@ extension RunOptions {
         add("--confidence", confidence)
         add("--classes", classes)
         add("--class-names", classNames)
+        add("--input-size", inputSize)
         add("--speed-limits", speedLimits)
         add("--text-line-model", textLineModel)
         add("--encoder-preset", encoderPreset)

@@ -9,8 +9,11 @@ struct ObjectDetectionStageTests {
     /// A 64×48 grey frame at `pts` (the scripted detector ignores pixels).
     static let image = OwnedYUVImage(layout: .i420, width: 64, height: 48, fill: (128, 128, 128))
 
+    /// The stage's result, or what it holds on a frame it declined (the breaker resting): what the lane draws.
     static func analyze(_ stage: ObjectDetectionStage, at pts: Duration) throws -> Detections {
-        try TestFrames.withFrame(image, pts: pts) { try stage.analyze($0) }
+        do { return try TestFrames.withFrame(image, pts: pts) { try stage.analyze($0) } } catch let declined as AnalysisDeclined {
+            return declined.held
+        }
     }
 
     static func configuration() -> ObjectDetectionStage.Configuration {

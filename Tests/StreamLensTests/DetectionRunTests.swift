@@ -76,11 +76,41 @@ import Testing
         (["--detector", "cascade:nosuch"], 1, "no cascade named 'nosuch'"),
         (["--detector", "yolo"], 2, "unknown detector 'yolo'"),
         (["--confidence", "0.4"], 2, "needs --detector"),
+        (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),
+        (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is not within 32…4096"),
     ])
     func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {
         let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3"] + arguments)
         #expect(result.status == status)
         #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
         #expect(result.standardError.contains(message), "stderr: \(result.standardError)")
+    }
+
+    /// A model whose output does not fit its class names fails on every frame: the run said "output written" and
+    /// exited 0 with no box anywhere, the reason only in the report, and the frames the circuit breaker then passed
+    /// over counted as completed analyses.
+    @Test func aDetectorThatFailsOnEveryFrameFailsTheRun() async throws {
+        let folder = try makeTemporaryFolder()
+        let models = try FrameAccuracyTests.onnxFixtures(in: folder)
+        let names = folder.appendingPathComponent("two-names.txt")
+        try "person\ncar\n".write(to: names, atomically: true, encoding: .utf8)
+        let reportPath = folder.appendingPathComponent("report.json")
+        let result = try await runTool([
+            "run", "--input", "videotestsrc num-buffers=40 ! video/x-raw,width=320,height=240,framerate=10/1",
+            "--output", "null", "--detector", "onnx:" + models.appendingPathComponent("yolov8-fixed.onnx").path,
+            "--class-names", names.path, "--report", reportPath.path,
+        ])
+        #expect(result.status == 1)
+        let errors = result.standardError.split(separator: "\n").filter { $0.hasPrefix("streamlens: error:") }
+        #expect(errors.count == 1, "stderr: \(result.standardError)")
+        #expect(errors.first?.contains("the objects stage failed on every frame it tried") == true)
+        #expect(errors.first?.contains("2 class names") == true, "the model's own complaint: \(result.standardError)")
+        #expect(result.standardOutput.contains("analysis failed: objects on"), "stdout: \(result.standardOutput)")
+        let report = try Report(reportPath)
+        let objects = try #require((report.json["analysis"] as? [String: Any])?["objects"] as? [String: Any])
+        #expect(objects["completed"] as? Int == 0)
+        let failed = try #require(objects["failed"] as? Int), skipped = try #require(objects["skipped"] as? Int)
+        #expect(failed >= 1 && failed + skipped == 14, "failed \(failed), skipped \(skipped) of 14 analyses")
+        #expect(report.output == 40, "the video still went through")
     }
 }

@@ -149,12 +149,18 @@ import StreamLensCore
             "run", "--input",
             "videotestsrc is-live=true num-buffers=45 pattern=ball ! video/x-raw,width=320,height=320,framerate=30/1",
             "--output", "null", "--detector", "onnx:\(models.appendingPathComponent("centroid-v8.onnx").path)",
-            "--class-names", models.appendingPathComponent("classes.txt").path, "--report", reportPath.path, "--quiet",
+            "--class-names", models.appendingPathComponent("classes.txt").path, "--input-size", "320",
+            "--report", reportPath.path, "--quiet",
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         let report = try Report(reportPath)
         #expect(report.live)
+        // The model (320 × 320) ran: without --input-size it failed on every frame, unnoticed.
+        let objects = try #require((report.json["analysis"] as? [String: Any])?["objects"] as? [String: Any])
+        #expect(objects["failed"] as? Int == 0 && (objects["completed"] as? Int ?? 0) > 0, "objects: \(objects)")
         #expect(report.run["sync_analysis"] as? Bool == false)
-        #expect(report.output == 45 && report.droppedTotal == 0)
+        // Nothing waits for the detector; on a loaded machine the live source may still outrun the frame path
+        // for a moment, and such a frame is dropped and counted, never held.
+        #expect(report.output + report.droppedTotal == 45 && report.droppedTotal <= 5, "output \(report.output)")
     }
 }

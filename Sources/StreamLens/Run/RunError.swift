@@ -55,6 +55,9 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing moved for the watchdog's time on a file run: the pipeline is stuck (`where` names the last step
     /// that moved).
     case noProgress(waited: Duration, detail: String)
+    /// An analysis stage failed on every frame it tried and never produced a result (a model whose output it cannot
+    /// read, for example): the video was written, but without what was asked of it.
+    case analysisNeverWorked(stage: String, failures: Int, lastError: String)
 
     public var description: String {
         switch self {
@@ -108,6 +111,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "input '\(input)' was lost (\(detail)) and did not come back after \(attempts) reconnection attempts (--reconnect-max); check the source"
         case .noProgress(let waited, let detail):
             "no frame moved for \(waited.secondsText) s (\(detail)); the pipeline is stuck: stopped (--watchdog)"
+        case .analysisNeverWorked(let stage, let failures, let lastError):
+            "the \(stage) stage failed on every frame it tried (\(failures)) and found nothing: \(lastError)"
         }
     }
 

@@ -151,6 +151,14 @@ public final class RunSession {
         print(RunSummary.render(report, copies: outcome.copies))
         RunSummary.outputLines(outcome).forEach { print($0) }
         if let error = outcome.error { printError(error) }
+        // A stage that never worked is a failed run, though the video went through: what was asked was not done.
+        if let (name, stage) = report.analysis.sorted(by: { $0.key < $1.key })
+            .first(where: { $0.value.completed == 0 && $0.value.failed > 0 })
+        {
+            printError(RunError.analysisNeverWorked(
+                stage: name, failures: stage.failed, lastError: stage.lastError ?? "no error message"))
+            if status == ExitStatus.success { status = ExitStatus.failure }
+        }
         if !writeReports(report, keepingPartialNames: !namesFiles) {
             status = ExitStatus.failure
         }

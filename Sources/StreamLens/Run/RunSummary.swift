@@ -24,6 +24,11 @@ enum RunSummary {
         if !skipped.isEmpty {
             lines.append("analysis skipped: " + skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        let failures = report.analysis.filter { $0.value.failed > 0 }.sorted { $0.key < $1.key }
+        for (name, stage) in failures {
+            lines.append("analysis failed: \(name) on \(stage.failed) frames (\(stage.completed) analysed); last error: "
+                + (stage.lastError ?? "none given"))
+        }
         let lags = report.analysis.compactMap { name, stage in
             stage.drawnLagMilliseconds.map { String(format: "%@ p50 %.0f ms, p95 %.0f ms", name, $0.p50, $0.p95) }
         }.sorted()

@@ -35,6 +35,19 @@ public struct AnalysisFrame: @unchecked Sendable {
 /// ## Thread Safety
 /// ``analyze(_:)`` is called from one analysis thread at a time; the stage may keep per-thread state (an OCR
 /// engine, a network) without locks. It may be created on another thread.
+/// Thrown by ``AnalysisStage/analyze(_:)`` for a frame the stage chose not to look at (a detector's open circuit
+/// breaker): counted as skipped, not as a failure, and never as a completed analysis. `held` is what the stage
+/// still shows meanwhile (tracks held until they age out), drawn as a result would be.
+public struct AnalysisDeclined: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public let held: Detections
+    public init(reason: String, held: Detections) {
+        self.reason = reason
+        self.held = held
+    }
+    public var description: String { reason }
+}
+
 public protocol AnalysisStage: AnyObject, Sendable {
     /// Short name used in reports and as ``Detections/source``.
     var name: String { get }

@@ -99,7 +99,10 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
     public func analyze(_ frame: AnalysisFrame) throws -> Detections {
         if case .denied = breaker.requestPermission() {
             counters.withLock { $0.skippedByBreaker += 1 }
-            return publish(tracker.advance(to: frame.pts), pts: frame.pts)
+            // Tracks still age out while the detector rests; the frame itself was not looked at.
+            throw AnalysisDeclined(
+                reason: "the detector is resting after failures (circuit breaker open)",
+                held: publish(tracker.advance(to: frame.pts), pts: frame.pts))
         }
         let started = clock.now()
         let found: [Detection]

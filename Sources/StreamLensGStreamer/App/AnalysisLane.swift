@@ -200,6 +200,10 @@ final class AnalysisLane: @unchecked Sendable {
             board.post(detections)
             observer?.analysisCompleted(stage: stage.name, pts: pts, latency: latency, count: detections.count)
             return detections
+        } catch let declined as AnalysisDeclined {
+            board.post(declined.held)
+            observer?.analysisSkipped(stage: stage.name, pts: pts)
+            return declined.held
         } catch {
             schedule.recordCompletion(latency: clock.now() - start)
             observer?.analysisFailed(stage: stage.name, pts: pts, error: error)
