@@ -11,6 +11,7 @@ Usage: make-test-onnx.py OUTPUT_DIR [--bench]   (needs `pip install onnx`)
 Writes:
   yolov8-fixed.onnx   1x7x16  YOLOv8/v11 layout, classes person, car, dog (see FIXED_V8 below)
   yolov5-fixed.onnx   1x16x8  YOLOv5 layout with objectness, same classes (see FIXED_V5)
+  yolov8-malformed.onnx  1x7x16  v8 layout with NaN, infinite and negative values and a score of 5 (MALFORMED_V8)
   probe-v8.onnx       1x5x1   one v8 candidate (cx, cy, w) = (300 mean R, 300 mean G + 150, 300 mean B) of the
                               network input, height 10, score 1: tells the tests what the letterboxed input was
   centroid-v8.onnx    1x7x1   one person at the brightness centroid of the network input, 64x64 network pixels,
@@ -44,6 +45,15 @@ FIXED_V8 = [
     (310, 90, 40, 60, 0.55, 0.00, 0.00),   # reaches into the padding and past the right edge: clamped
 ]
 V8_CANDIDATES = 16  # the rest are all-zero candidates
+
+# What a broken export can emit, in the same layout: only the first and the last are usable.
+MALFORMED_V8 = [
+    (100, 150, 40, 80, 0.90, 0.00, 0.00),           # kept
+    (float("nan"), 150, 40, 80, 0.95, 0.00, 0.00),  # NaN centre: dropped
+    (250, 160, -40, 40, 0.95, 0.00, 0.00),          # negative width: dropped (and must not upset NMS)
+    (250, 100, 40, 40, float("inf"), 0.00, 0.00),   # infinite score: dropped
+    (250, 200, 40, 40, 0.00, 5.00, 0.00),           # a logit, not a probability: kept as confidence 1
+]
 
 # YOLOv5 candidates: (cx, cy, w, h, objectness, score person, score car, score dog).
 FIXED_V5 = [
@@ -97,6 +107,13 @@ def v8_values():
     # Layout 1 x (4 + classes) x candidates: attribute rows, one column per candidate.
     table = np.zeros((4 + len(CLASSES), V8_CANDIDATES), dtype=np.float32)
     for column, candidate in enumerate(FIXED_V8):
+        table[:, column] = candidate
+    return table
+
+
+def malformed_v8_values():
+    table = np.zeros((4 + len(CLASSES), V8_CANDIDATES), dtype=np.float32)
+    for column, candidate in enumerate(MALFORMED_V8):
         table[:, column] = candidate
     return table
 
@@ -215,6 +232,8 @@ def main():
               os.path.join(out, "yolov8-fixed.onnx"))
     onnx.save(fixed_model(v5_values(), (1, V5_CANDIDATES, 5 + len(CLASSES)), "fixed_v5"),
               os.path.join(out, "yolov5-fixed.onnx"))
+    onnx.save(fixed_model(malformed_v8_values(), (1, 4 + len(CLASSES), V8_CANDIDATES), "malformed_v8"),
+              os.path.join(out, "yolov8-malformed.onnx"))
     onnx.save(probe_model(), os.path.join(out, "probe-v8.onnx"))
     onnx.save(centroid_model(), os.path.join(out, "centroid-v8.onnx"))
     with open(os.path.join(out, "classes.txt"), "w") as names:

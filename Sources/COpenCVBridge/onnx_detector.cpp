@@ -210,7 +210,14 @@ private:
 
     /// Centre-size box in network pixels → corner box in frame pixels (letterbox undone).
     void addCandidate(float cx, float cy, float w, float h, float score, int classId, const Letterbox &box) {
+        // A broken or differently exported model can emit NaN, infinite or negative values: one such candidate made
+        // a full-frame box, or (a negative width) broke NMS for every box of the frame.
+        if (!std::isfinite(cx) || !std::isfinite(cy) || !std::isfinite(w) || !std::isfinite(h) || !(w > 0) || !(h > 0)
+            || !std::isfinite(score))
+            return;
         if (score < options_.confidence_threshold || !classAllowed(classId)) return;
+        // Scores above 1 (a model exporting raw logits) are reported as certain, not as "confidence 5".
+        score = std::min(score, 1.0f);
         const double left = (cx - w / 2.0 - box.padX) / box.scale;
         const double top = (cy - h / 2.0 - box.padY) / box.scale;
         candidates_.push_back({cv::Rect2d(left, top, w / box.scale, h / box.scale), score, classId});

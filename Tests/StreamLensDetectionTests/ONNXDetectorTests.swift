@@ -57,6 +57,18 @@ struct ONNXDetectorTests {
         #expect(detections.allSatisfy { $0.trackID == nil })
     }
 
+    /// One NaN candidate made a full-frame box and dropped the real one; a negative width emptied the frame; a
+    /// score of 5 was reported as confidence 5.
+    @Test("Broken model outputs: NaN, infinite and negative candidates are dropped, scores above 1 clamped")
+    func malformedOutputs() throws {
+        let (_, detections) = try Self.detect(model: "yolov8-malformed.onnx", options: try Self.options())
+        #expect(Self.summary(detections) == [
+            "car 1.00 [920, 440, 160, 160]",
+            "person 0.90 [320, 160, 160, 320]",
+        ])
+        #expect(detections.allSatisfy { $0.confidence <= 1 })
+    }
+
     @Test("YOLOv5 layout: score is objectness × best class score")
     func yolov5Decoding() throws {
         let (detector, detections) = try Self.detect(model: "yolov5-fixed.onnx", options: try Self.options())
