@@ -119,13 +119,16 @@ final class AnalysisLane: @unchecked Sendable {
     /// The lane must be idle. False when the frame could not be read (it is then not analysed).
     @discardableResult
     func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
+        // A frame the stage cannot be given is a failed analysis, counted and reported: it used to pass silently,
+        // and a stage that never got one (an interlaced source before the canvas took its mode) vanished from the
+        // report while the run exited 0.
         if readsInPlace && wantsFullSize(format) {
-            guard borrowed.lend(buffer, format: format) else { return false }
+            guard borrowed.lend(buffer, format: format) else { return failedToCopy(format, pts: pts) }
         } else {
             if canvas?.sourceFormat !== format {
                 canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
             }
-            guard let canvas, canvas.draw(from: buffer) else { return false }
+            guard let canvas, canvas.draw(from: buffer) else { return failedToCopy(format, pts: pts) }
         }
         schedule.markStarted(pts: pts)
         condition.lock()
@@ -135,6 +138,11 @@ final class AnalysisLane: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         return true
+    }
+
+    private func failedToCopy(_ format: VideoFormat, pts: Duration) -> Bool {
+        observer?.analysisFailed(stage: stage.name, pts: pts, error: AnalysisCopyFailed(format: format))
+        return false
     }
 
     /// Whether the stage would get frames of `format` at their own size in the canvas's layout (I420): then the
@@ -216,5 +224,13 @@ final class AnalysisLane: @unchecked Sendable {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}
+
+/// A frame could not be read or scaled into the analysis copy.
+struct AnalysisCopyFailed: Error, CustomStringConvertible {
+    let format: VideoFormat
+    var description: String {
+        "could not make the analysis copy of a \(format.width)×\(format.height) frame (GStreamer's video converter refused the format)"
     }
 }

@@ -33,6 +33,10 @@ final class AnalysisCanvas: @unchecked Sendable {
         info.fps_d = sourceFormat.info.fps_d
         info.par_n = sourceFormat.info.par_n
         info.par_d = sourceFormat.info.par_d
+        // And that interlacing matches: an interlaced source (a camcorder's or broadcast MPEG-2 .ts) is scaled field
+        // by field into a canvas with its fields interleaved — an ordinary picture to the analysers. Without this
+        // the converter refused with a GStreamer CRITICAL and the stage never ran.
+        info.interlace_mode = sourceFormat.info.interlace_mode
         guard let buffer = gst_buffer_new_allocate(nil, info.size, nil) else { return nil }
         self.buffer = buffer
         // Bilinear scaling is the converter's default; one thread keeps it off the second core the decoder uses.

@@ -57,6 +57,11 @@ extension CorpusCase {
             outcome: .completes(frames: 25...25, size: (720, 406)), limit: .seconds(60)),
         // Odd formats: converted to 4:2:0 8-bit on the way in.
         CorpusCase(input: "interlaced-576i.mpg", output: "mp4", outcome: .completes(frames: 25...25, size: (720, 576))),
+        // Analysed too: the analysis copy refused interlaced frames (a GStreamer CRITICAL), and the detector
+        // silently never ran.
+        CorpusCase(
+            input: "interlaced-576i.mpg", output: "mp4", options: ["--detector", "hog", "--speed-limits", "eu"],
+            outcome: .completes(frames: 25...25, size: (720, 576)), limit: .seconds(60)),
         CorpusCase(input: "h264-444.mp4", output: "mp4", outcome: .completes(frames: 25...25, size: (640, 272))),
         CorpusCase(input: "h264-422-10bit.mkv", outcome: .completes(frames: 25...25, size: (640, 272))),
         CorpusCase(input: "prores-422-10bit.mov", outcome: .completes(frames: 25...25, size: (640, 272))),
@@ -114,6 +119,12 @@ extension CorpusCase {
             #expect(frames.contains(report.output), "output \(report.output) frames")
             #expect(report.conservesFrames)
             #expect(report.output == report.decoded, "dropped: \(report.dropped)")
+            // Every analyser asked for ran, and never failed.
+            let analysis = report.json["analysis"] as? [String: [String: Any]] ?? [:]
+            if testCase.options.contains("--detector") {
+                #expect((analysis["objects"]?["completed"] as? Int ?? 0) > 0, "analysis: \(analysis)")
+            }
+            #expect(analysis.values.allSatisfy { ($0["failed"] as? Int ?? 0) == 0 }, "analysis: \(analysis)")
             guard let output else { return }
             #expect(report.outputFileState == "complete")
             #expect(!FileManager.default.fileExists(atPath: output.path + ".partial"))
