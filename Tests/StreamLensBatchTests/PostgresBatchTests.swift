@@ -87,6 +87,35 @@ struct PostgresBatchTests {
         }
     }
 
+    /// A server stopped under a batch: the next query never got an answer, and the batch (and a Ctrl-C) hung for
+    /// good. Now each transaction gives up after its limit, and so does every later one, at once.
+    @Test func aServerThatStopsAnsweringFailsTheCatalogInsteadOfHanging() async throws {
+        let server = try await PostgresServer.start()
+        do { try await stopAnswering(server) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func stopAnswering(_ server: PostgresServer) async throws {
+        guard case .postgres(let address) = try CatalogLocation(parsing: server.url) else { throw CancellationError() }
+        let catalog = try await PostgresCatalog.open(address, answerLimit: .seconds(2))
+        let identity = FileIdentity(size: 1, modified: 0, contentHash: "x")
+        _ = try await catalog.register(
+            [CatalogInput(path: "/videos/a.mp4", outputName: "a", identity: identity)], policy: RegistrationPolicy())
+        // A fast shutdown, as `pg_ctl stop` or a restart does.
+        kill(server.server.processIdentifier, SIGINT)
+        _ = try await waitUntil(timeout: 30) { !server.server.isRunning }
+        let started = ContinuousClock.now
+        await #expect(throws: CatalogError.self) { _ = try await catalog.claim(worker: WorkerIdentity(worker: 0), lease: .seconds(5)) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let again = ContinuousClock.now
+        let error = await #expect(throws: CatalogError.self) { _ = try await catalog.statusCounts() }
+        #expect(ContinuousClock.now - again < .seconds(3))
+        #expect("\(error.map { "\($0)" } ?? "")".contains("failed"), "\(String(describing: error))")
+    }
+
     /// Unreachable servers and bad catalog addresses: one line, exit 1.
     @Test func unreachableServerIsOneLineAndExitOne() async throws {
         let port = try freeLoopbackPort()

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The catalog on a PostgreSQL server: any number of `streamlens batch` processes on any number of machines share
 /// one batch. Each claims one file at a time with `SELECT … FOR UPDATE SKIP LOCKED` (two workers never take the same
@@ -16,14 +17,25 @@ public actor PostgresCatalog: BatchCatalog {
     private let location: String
     private let logger: Logger
     private let lock = AsyncLock()
+    /// How long one transaction may wait for the server (see ``transaction(_:)``).
+    private let answerLimit: Duration
+    /// Set once a transaction outlived ``answerLimit`` and the connection was closed: every later call fails at once.
+    private var stoppedAnswering = false
 
-    private init(connection: PostgresConnection, location: String, logger: Logger) {
+    /// How long a transaction waits for the server by default: far beyond any statement of a batch (a registration of
+    /// ten thousand files takes a few seconds), short enough that a batch whose server went away says so.
+    public static let defaultAnswerLimit: Duration = .seconds(30)
+
+    private init(connection: PostgresConnection, location: String, logger: Logger, answerLimit: Duration) {
         self.connection = connection
         self.location = location
         self.logger = logger
+        self.answerLimit = answerLimit
     }
 
-    public static func open(_ address: CatalogLocation.PostgresAddress) async throws(CatalogError) -> PostgresCatalog {
+    public static func open(
+        _ address: CatalogLocation.PostgresAddress, answerLimit: Duration = defaultAnswerLimit
+    ) async throws(CatalogError) -> PostgresCatalog {
         let location = CatalogLocation.postgres(address).description
         var configuration = PostgresConnection.Configuration(
             host: address.host, port: address.port, username: address.user, password: address.password,
@@ -36,7 +48,7 @@ public actor PostgresCatalog: BatchCatalog {
         } catch {
             throw .cannotOpen(location: location, reason: Self.reason(error) + " (is the server running and the database created?)")
         }
-        let catalog = PostgresCatalog(connection: connection, location: location, logger: logger)
+        let catalog = PostgresCatalog(connection: connection, location: location, logger: logger, answerLimit: answerLimit)
         do {
             // Several workers may start together: the advisory lock makes creating the tables happen once.
             try await connection.query("SELECT pg_advisory_lock(727272)", logger: logger)
@@ -78,16 +90,58 @@ public actor PostgresCatalog: BatchCatalog {
         return "\(error)"
     }
 
+    /// Runs `body` in one transaction, waiting at most ``answerLimit`` for the server. A server that stops or
+    /// restarts under a batch drops the connection, and a query sent on it never got an answer (closing the
+    /// connection does not fail it either): the batch hung for good, and a Ctrl-C, which waits for the files in
+    /// progress to be handed back, hung with it. After the limit the transaction is left behind, the connection
+    /// closed, and this and every later call fail with one line.
     private func transaction<Result: Sendable>(
-        _ body: (PostgresConnection) async throws -> Result
+        _ body: @escaping (PostgresConnection) async throws -> Result
     ) async throws(CatalogError) -> Result {
-        do {
-            return try await lock.withLock {
-                try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+        if stoppedAnswering { throw noAnswer }
+        // The task inherits this actor, so `body` runs where it always did.
+        nonisolated(unsafe) let body = body
+        let work = Task { () async throws -> Result in
+            try await self.lock.withLock {
+                try await self.connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
             }
-        } catch {
-            throw .queryFailed(location: location, reason: Self.reason(error))
         }
+        switch await Self.outcome(of: work, within: answerLimit) {
+        case .success(let result)?:
+            return result
+        case .failure(let error)?:
+            throw .queryFailed(location: location, reason: Self.reason(error))
+        case nil:
+            stoppedAnswering = true
+            work.cancel()
+            Task { [connection] in try? await connection.close() }
+            throw noAnswer
+        }
+    }
+
+    /// `work`'s result, or nil when it has none after `limit` (then it is not waited for).
+    private static func outcome<Result: Sendable>(
+        of work: Task<Result, any Error>, within limit: Duration
+    ) async -> Swift.Result<Result, any Error>? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, any Error>?, Never>) in
+            let answered = OnceFlag()
+            let timer = Task {
+                do { try await Task.sleep(for: limit) } catch { return }
+                if answered.claim() { continuation.resume(returning: nil) }
+            }
+            Task {
+                let result = await work.result
+                timer.cancel()
+                if answered.claim() { continuation.resume(returning: result) }
+            }
+        }
+    }
+
+    private var noAnswer: CatalogError {
+        .queryFailed(
+            location: location,
+            reason: "the server did not answer for \(answerLimit.components.seconds) s (stopped, restarted or unreachable); "
+                + "run the same command again when it is back")
     }
 
 
@@ -295,4 +349,10 @@ public actor PostgresCatalog: BatchCatalog {
     public func close() async {
         try? await connection.close()
     }
+}
+
+/// True for the first caller of ``claim()`` only: whichever of an answer and its deadline comes first.
+private final class OnceFlag: Sendable {
+    private let claimed = Atomic<Bool>(false)
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
 }
