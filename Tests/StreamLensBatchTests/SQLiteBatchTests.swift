@@ -182,4 +182,35 @@ import StreamLensBatch
         #expect(try await catalog.files().map(\.status) == [.pending])
         await catalog.close()
     }
+
+    /// Two batches on one catalog (another folder, other options): the second took the first's pending files and
+    /// ran them with its own options into its own output folder, and the first, run again, found them done.
+    @Test func aBatchTakesOnlyItsOwnInputsFromASharedCatalog() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scope-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.eachBatchTakesOnlyItsOwnInputs(
+            on: CatalogLocation.sqlite(path: folder.appendingPathComponent("catalog.sqlite").path))
+    }
+
+    /// Shared with the PostgreSQL catalog's test.
+    static func eachBatchTakesOnlyItsOwnInputs(on location: CatalogLocation) async throws {
+        func inputs(_ names: [String]) -> [CatalogInput] {
+            names.map { CatalogInput(path: "/videos/\($0).mp4", outputName: $0, identity: FileIdentity(size: 1, modified: 0, contentHash: $0)) }
+        }
+        let may = try await location.open(), june = try await location.open()
+        _ = try await may.register(inputs(["may1", "may2"]), policy: RegistrationPolicy())
+        let juneCounts = try await june.register(inputs(["june1"]), policy: RegistrationPolicy())
+        #expect(juneCounts.total == 1 && juneCounts.pending == 1)
+        let worker = WorkerIdentity(worker: 0)
+        #expect(try await june.claim(worker: worker, lease: .seconds(60))?.path == "/videos/june1.mp4")
+        #expect(try await june.claim(worker: worker, lease: .seconds(60)) == nil, "May's files are May's")
+        #expect(try await june.files().map(\.path) == ["/videos/june1.mp4"])
+        #expect(try await may.claim(worker: worker, lease: .seconds(60))?.path == "/videos/may1.mp4")
+        #expect(try await may.statusCounts().total == 2)
+        // The status command sees the whole catalog.
+        let status = try await location.open()
+        #expect(try await status.statusCounts().total == 3)
+        for catalog in [may, june, status] { await catalog.close() }
+    }
 }

@@ -9,7 +9,11 @@ import Foundation
 /// events change only together with its status.
 public protocol BatchCatalog: Sendable {
     /// Adds `inputs` that are new, and puts back to pending those whose content changed (and, per `policy`, failed
-    /// or all files). Returns how many files each status holds afterwards.
+    /// or all files). Returns how many of them each status holds afterwards.
+    ///
+    /// From then on this catalog object works for this batch alone: ``claim(worker:lease:)``, ``statusCounts()`` and
+    /// ``files()`` see only `inputs`. A catalog shared by other batches (other folders, other options, other output
+    /// folders) holds their pending files too, and a batch took those and ran them with its own options.
     func register(_ inputs: [CatalogInput], policy: RegistrationPolicy) async throws(CatalogError) -> StatusCounts
 
     /// Takes one file to work on: a pending one, or a running one whose lease expired (its worker died), leased to
@@ -29,10 +33,10 @@ public protocol BatchCatalog: Sendable {
     /// Gives `path` back as pending (an interrupted worker), when `worker` still holds it.
     func release(path: String, worker: WorkerIdentity) async throws(CatalogError)
 
-    /// How many files each status holds.
+    /// How many files each status holds (of this batch's inputs, after ``register(_:policy:)``).
     func statusCounts() async throws(CatalogError) -> StatusCounts
 
-    /// Every file with its status, in path order.
+    /// Every file with its status, in path order (this batch's inputs, after ``register(_:policy:)``).
     func files() async throws(CatalogError) -> [CatalogFile]
 
     /// The recorded events, in file then emission order; `type` keeps one event type.

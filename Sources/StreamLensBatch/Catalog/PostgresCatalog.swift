@@ -19,6 +19,8 @@ public actor PostgresCatalog: BatchCatalog {
     private let lock = AsyncLock()
     /// How long one transaction may wait for the server (see ``transaction(_:)``).
     private let answerLimit: Duration
+    /// Set by ``register(_:policy:)``: the batch's inputs are in the session's temporary `batch_scope` table.
+    private var scoped = false
     /// Set once a transaction outlived ``answerLimit`` and the connection was closed: every later call fails at once.
     private var stoppedAnswering = false
 
@@ -145,9 +147,19 @@ public actor PostgresCatalog: BatchCatalog {
     }
 
 
+    /// `WHERE` terms that keep a query to this batch's inputs (none before ``register(_:policy:)``).
+    private var inScope: String { scoped ? "path IN (SELECT path FROM batch_scope)" : "TRUE" }
+
     public func register(_ inputs: [CatalogInput], policy: RegistrationPolicy) async throws(CatalogError) -> StatusCounts {
         let logger = logger
         try await transaction { connection in
+            // Per session: every other process's batch has its own.
+            try await connection.query("CREATE TEMP TABLE IF NOT EXISTS batch_scope (path TEXT PRIMARY KEY)", logger: logger)
+            try await connection.query("DELETE FROM batch_scope", logger: logger)
+            for input in inputs {
+                try await connection.query(
+                    "INSERT INTO batch_scope (path) VALUES (\(input.path)) ON CONFLICT DO NOTHING", logger: logger)
+            }
             for input in inputs {
                 let size = input.identity.size
                 let modified = input.identity.modified
@@ -181,6 +193,7 @@ public actor PostgresCatalog: BatchCatalog {
                 }
             }
         }
+        scoped = true
         return try await statusCounts()
     }
 
@@ -188,6 +201,7 @@ public actor PostgresCatalog: BatchCatalog {
         let logger = logger
         let owner = worker.description
         let leaseSeconds = lease.seconds
+        let inScope = inScope
         return try await transaction { connection in
             // Leases of killed processes on this machine are free now; other leases when they expire.
             let running = try await connection.query(
@@ -205,8 +219,9 @@ public actor PostgresCatalog: BatchCatalog {
                 UPDATE batch_files SET status = 'running', lease_owner = \(owner),
                     lease_expires = extract(epoch from clock_timestamp()) + \(leaseSeconds), attempts = attempts + 1
                 WHERE path = (SELECT path FROM batch_files
-                              WHERE status = 'pending'
-                                 OR (status = 'running' AND lease_expires < extract(epoch from clock_timestamp()))
+                              WHERE (status = 'pending'
+                                 OR (status = 'running' AND lease_expires < extract(epoch from clock_timestamp())))
+                                 AND \(unescaped: inScope)
                               ORDER BY path LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING path, output_name, attempts
                 """, logger: logger)
@@ -289,10 +304,11 @@ public actor PostgresCatalog: BatchCatalog {
 
     public func statusCounts() async throws(CatalogError) -> StatusCounts {
         let logger = logger
+        let inScope = inScope
         return try await transaction { connection in
             var counts = StatusCounts()
             let rows = try await connection.query(
-                "SELECT status, count(*) FROM batch_files GROUP BY status", logger: logger)
+                "SELECT status, count(*) FROM batch_files WHERE \(unescaped: inScope) GROUP BY status", logger: logger)
             for try await (status, count) in rows.decode((String, Int64).self) { counts.add(status, count: Int(count)) }
             return counts
         }
@@ -300,12 +316,13 @@ public actor PostgresCatalog: BatchCatalog {
 
     public func files() async throws(CatalogError) -> [CatalogFile] {
         let logger = logger
+        let inScope = inScope
         return try await transaction { connection in
             let rows = try await connection.query(
                 """
                 SELECT path, output_name, size, modified, content_hash, status, lease_owner, lease_expires, attempts,
                     completions, error, frames, dropped, seconds, event_count, report
-                FROM batch_files ORDER BY path
+                FROM batch_files WHERE \(unescaped: inScope) ORDER BY path
                 """, logger: logger)
             var files: [CatalogFile] = []
             for try await row in rows {

@@ -11,6 +11,8 @@ public actor SQLiteCatalog: BatchCatalog {
     private let connection: SQLiteConnection
     private let location: String
     private let lock = AsyncLock()
+    /// Set by ``register(_:policy:)``: the batch's inputs are in the connection's temporary `batch_scope` table.
+    private var scoped = false
 
     private init(connection: SQLiteConnection, location: String) {
         self.connection = connection
@@ -85,8 +87,17 @@ public actor SQLiteCatalog: BatchCatalog {
 
     private static func now() -> Double { Date().timeIntervalSince1970 }
 
+    /// `WHERE` terms that keep a query to this batch's inputs (none before ``register(_:policy:)``).
+    private var inScope: String { scoped ? "path IN (SELECT path FROM batch_scope)" : "1" }
+
     public func register(_ inputs: [CatalogInput], policy: RegistrationPolicy) async throws(CatalogError) -> StatusCounts {
         try await transaction {
+            // Per connection: another process's batch has its own.
+            _ = try await rows("CREATE TEMP TABLE IF NOT EXISTS batch_scope (path TEXT PRIMARY KEY)")
+            _ = try await rows("DELETE FROM batch_scope")
+            for input in inputs {
+                _ = try await rows("INSERT OR IGNORE INTO batch_scope (path) VALUES (?)", [.text(input.path)])
+            }
             for input in inputs {
                 let existing = try await rows(
                     "SELECT size, modified, content_hash, status FROM batch_files WHERE path = ?", [.text(input.path)])
@@ -119,6 +130,7 @@ public actor SQLiteCatalog: BatchCatalog {
                 }
             }
         }
+        scoped = true
         return try await statusCounts()
     }
 
@@ -137,7 +149,7 @@ public actor SQLiteCatalog: BatchCatalog {
                 """
                 UPDATE batch_files SET status = 'running', lease_owner = ?, lease_expires = ?, attempts = attempts + 1
                 WHERE path = (SELECT path FROM batch_files
-                              WHERE status = 'pending' OR (status = 'running' AND lease_expires < ?)
+                              WHERE (status = 'pending' OR (status = 'running' AND lease_expires < ?)) AND \(inScope)
                               ORDER BY path LIMIT 1)
                 RETURNING path, output_name, attempts
                 """,
@@ -207,7 +219,7 @@ public actor SQLiteCatalog: BatchCatalog {
     public func statusCounts() async throws(CatalogError) -> StatusCounts {
         do {
             var counts = StatusCounts()
-            for row in try await lock.withLock({ try await rows("SELECT status, count(*) AS n FROM batch_files GROUP BY status") }) {
+            for row in try await lock.withLock({ try await rows("SELECT status, count(*) AS n FROM batch_files WHERE \(inScope) GROUP BY status") }) {
                 counts.add(row.column("status")?.string ?? "", count: row.column("n")?.integer ?? 0)
             }
             return counts
@@ -218,7 +230,7 @@ public actor SQLiteCatalog: BatchCatalog {
 
     public func files() async throws(CatalogError) -> [CatalogFile] {
         do {
-            return try await lock.withLock({ try await rows("SELECT * FROM batch_files ORDER BY path") }).map { row in
+            return try await lock.withLock({ try await rows("SELECT * FROM batch_files WHERE \(inScope) ORDER BY path") }).map { row in
                 CatalogFile(
                     path: row.column("path")?.string ?? "", outputName: row.column("output_name")?.string ?? "",
                     size: Int64(row.column("size")?.integer ?? 0), modified: row.column("modified")?.double ?? 0,
