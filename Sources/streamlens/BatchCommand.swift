@@ -64,7 +64,7 @@ struct BatchCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let inputs: [CatalogInput]
-        do { inputs = try InputDiscovery.discover(self.inputs) } catch {
+        do { inputs = try InputDiscovery.discover(self.inputs, outputFolder: batchOptions.outputFolder) } catch {
             printError(error)
             throw ExitCode(2)
         }

@@ -213,4 +213,18 @@ import StreamLensBatch
         #expect(try await status.statusCounts().total == 3)
         for catalog in [may, june, status] { await catalog.close() }
     }
+
+    /// An output folder inside the input folder was searched too: each run took the last one's outputs as inputs
+    /// (2, 4, then 6 files, `out/out/out/a.mp4`); hidden folders such as `.Trashes` were searched as well.
+    @Test func theOutputFolderAndHiddenFoldersAreNotInputs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("discover-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for relative in ["a.mp4", "day1/b.mp4", "out/a.mp4", "out/day1/b.mp4", ".Trashes/deleted.mp4", ".hidden.mp4"] {
+            let file = folder.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(relative.utf8).write(to: file)
+        }
+        let found = try InputDiscovery.discover([folder.path], outputFolder: folder.appendingPathComponent("out").path)
+        #expect(found.map(\.outputName) == ["a", "day1/b"])
+    }
 }

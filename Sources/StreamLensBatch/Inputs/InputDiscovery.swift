@@ -7,10 +7,16 @@ import Foundation
 ///
 /// Outputs keep the input tree's layout: a file in a folder input goes to the same relative path under the output
 /// folder, a file named directly goes to the top.
+///
+/// A folder search skips hidden files and folders (`.Trashes`, `.thumbnails`) and the batch's own output folder: an
+/// output folder inside an input folder was searched too, so each run took the last run's outputs as new inputs and
+/// nested them one level deeper.
 public enum InputDiscovery {
-    public static func discover(_ inputs: [String]) throws(BatchInputError) -> [CatalogInput] {
+    public static func discover(_ inputs: [String], outputFolder: String? = nil) throws(BatchInputError) -> [CatalogInput] {
         var found: [(path: String, outputName: String)] = []
-        for input in inputs { try collect(input, relativeTo: FileManager.default.currentDirectoryPath, into: &found) }
+        let base = FileManager.default.currentDirectoryPath
+        let skipped = outputFolder.map { absolute($0, relativeTo: base) }
+        for input in inputs { try collect(input, relativeTo: base, skipping: skipped, into: &found) }
         var byOutput: [String: String] = [:]
         var result: [CatalogInput] = []
         var seen = Set<String>()
@@ -24,7 +30,8 @@ public enum InputDiscovery {
     }
 
     private static func collect(
-        _ input: String, relativeTo base: String, into found: inout [(path: String, outputName: String)]
+        _ input: String, relativeTo base: String, skipping outputFolder: String?,
+        into found: inout [(path: String, outputName: String)]
     ) throws(BatchInputError) {
         if input.hasPrefix("@") {
             let listPath = absolute(String(input.dropFirst()), relativeTo: base)
@@ -34,7 +41,7 @@ public enum InputDiscovery {
             for line in text.split(whereSeparator: \.isNewline) {
                 let entry = line.trimmingCharacters(in: .whitespaces)
                 if entry.isEmpty || entry.hasPrefix("#") { continue }
-                try collect(entry, relativeTo: listFolder, into: &found)
+                try collect(entry, relativeTo: listFolder, skipping: outputFolder, into: &found)
             }
             return
         }
@@ -50,9 +57,12 @@ public enum InputDiscovery {
         while let relative = walker.nextObject() as? String {
             let full = (path as NSString).appendingPathComponent(relative)
             var entryIsFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &entryIsFolder), !entryIsFolder.boolValue,
-                !(relative as NSString).lastPathComponent.hasPrefix("."), VideoFileSniffer.isVideo(path: full)
-            else { continue }
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &entryIsFolder) else { continue }
+            if (relative as NSString).lastPathComponent.hasPrefix(".") || full == outputFolder {
+                if entryIsFolder.boolValue { walker.skipDescendants() }
+                continue
+            }
+            guard !entryIsFolder.boolValue, VideoFileSniffer.isVideo(path: full) else { continue }
             relativePaths.append(relative)
         }
         for relative in relativePaths.sorted() {
