@@ -119,6 +119,8 @@ struct BatchCommand: AsyncParsableCommand {
             }
         } catch {
             printError(error)
+            // Refused before any file ran, like two inputs of one batch with the same output name.
+            if case CatalogError.outputNameTaken = error { return 2 }
             return 1
         }
     }

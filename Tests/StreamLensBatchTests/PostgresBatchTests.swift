@@ -96,6 +96,17 @@ struct PostgresBatchTests {
         await server.stop()
     }
 
+    @Test func outputsAreOwnedByOneFileAndFollowTheOutputFolder() async throws {
+        let server = try await PostgresServer.start()
+        do {
+            try await SQLiteBatchTests.outputsAreOwnedByOneFileAndFollowTheOutputFolder(on: CatalogLocation(parsing: server.url))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// A server stopped under a batch: the next query never got an answer, and the batch (and a Ctrl-C) hung for
     /// good. Now each transaction gives up after its limit, and so does every later one, at once.
     @Test func aServerThatStopsAnsweringFailsTheCatalogInsteadOfHanging() async throws {

@@ -214,6 +214,43 @@ import StreamLensBatch
         for catalog in [may, june, status] { await catalog.close() }
     }
 
+    /// Two cards' FILE0001.MP4 into one output folder: the second batch replaced the first's outputs, and the
+    /// catalog listed both as done with the same outputs. A catalog reused with another output folder wrote nothing
+    /// there: every file counted as done already.
+    static func outputsAreOwnedByOneFileAndFollowTheOutputFolder(on location: CatalogLocation) async throws {
+        func card(_ name: String, into folder: String, hash: String = "a") -> CatalogInput {
+            CatalogInput(
+                path: "/cards/\(name)/FILE0001.MP4", outputName: "FILE0001",
+                identity: FileIdentity(size: 1, modified: 0, contentHash: hash), outputFolder: folder)
+        }
+        let first = try await location.open()
+        _ = try await first.register([card("A", into: "/out")], policy: RegistrationPolicy())
+        let worker = WorkerIdentity(worker: 0)
+        let claimed = try #require(try await first.claim(worker: worker, lease: .seconds(60)))
+        _ = try await first.complete(
+            path: claimed.path, worker: worker, result: FileResult(report: nil, frames: 1, dropped: 0, seconds: 1, events: []))
+        await first.close()
+
+        let second = try await location.open()
+        let error = await #expect(throws: CatalogError.self) {
+            _ = try await second.register([card("B", into: "/out")], policy: RegistrationPolicy())
+        }
+        #expect(error.map { "\($0)" }?.contains("'FILE0001' in '/out' is already the output of '/cards/A/FILE0001.MP4'") == true)
+        // Into another folder it is no clash; card A, registered for a new folder, is to be done again there.
+        let counts = try await second.register(
+            [card("A", into: "/out2")], policy: RegistrationPolicy())
+        #expect(counts.pending == 1 && counts.done == 0)
+        await second.close()
+    }
+
+    @Test func outputsAreOwnedByOneFileAndFollowTheOutputFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("owners-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.outputsAreOwnedByOneFileAndFollowTheOutputFolder(
+            on: CatalogLocation.sqlite(path: folder.appendingPathComponent("catalog.sqlite").path))
+    }
+
     /// An output folder inside the input folder was searched too: each run took the last one's outputs as inputs
     /// (2, 4, then 6 files, `out/out/out/a.mp4`); hidden folders such as `.Trashes` were searched as well.
     @Test func theOutputFolderAndHiddenFoldersAreNotInputs() throws {

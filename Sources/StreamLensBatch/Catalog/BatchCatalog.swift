@@ -8,8 +8,10 @@ import Foundation
 /// Every method is one transaction: a process killed between two calls leaves the catalog consistent, and a file's
 /// events change only together with its status.
 public protocol BatchCatalog: Sendable {
-    /// Adds `inputs` that are new, and puts back to pending those whose content changed (and, per `policy`, failed
-    /// or all files). Returns how many of them each status holds afterwards.
+    /// Adds `inputs` that are new, and puts back to pending those whose content changed or whose outputs now go to
+    /// another output folder (and, per `policy`, failed or all files). Returns how many of them each status holds
+    /// afterwards. Throws ``CatalogError/outputNameTaken(name:folder:path:)`` when another file of the catalog writes
+    /// the same outputs (two cards' `FILE0001.MP4` into one output folder).
     ///
     /// From then on this catalog object works for this batch alone: ``claim(worker:lease:)``, ``statusCounts()`` and
     /// ``files()`` see only `inputs`. A catalog shared by other batches (other folders, other options, other output
@@ -53,11 +55,14 @@ public struct CatalogInput: Sendable, Equatable {
     /// Where its outputs go, relative to the output folder and without extension (`day1/clip-0001`).
     public var outputName: String
     public var identity: FileIdentity
+    /// The batch's output folder (absolute; empty when not known).
+    public var outputFolder: String
 
-    public init(path: String, outputName: String, identity: FileIdentity) {
+    public init(path: String, outputName: String, identity: FileIdentity, outputFolder: String = "") {
         self.path = path
         self.outputName = outputName
         self.identity = identity
+        self.outputFolder = outputFolder
     }
 }
 

@@ -6,6 +6,8 @@ public enum CatalogError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(location: String, reason: String)
     /// A query failed.
     case queryFailed(location: String, reason: String)
+    /// Another file of the catalog (an earlier batch's) already writes `name` in `folder`.
+    case outputNameTaken(name: String, folder: String, path: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,9 @@ public enum CatalogError: Error, Sendable, CustomStringConvertible {
             "cannot open catalog \(location): \(reason)"
         case .queryFailed(let location, let reason):
             "catalog \(location) failed: \(reason)"
+        case .outputNameTaken(let name, let folder, let path):
+            "'\(name)' in '\(folder)' is already the output of '\(path)' (an earlier batch); its outputs would be "
+                + "replaced: give this batch another --output-dir"
         }
     }
 }

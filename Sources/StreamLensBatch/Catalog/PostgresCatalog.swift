@@ -70,8 +70,10 @@ public actor PostgresCatalog: BatchCatalog {
             modified DOUBLE PRECISION NOT NULL, content_hash TEXT NOT NULL, status TEXT NOT NULL, lease_owner TEXT,
             lease_expires DOUBLE PRECISION, attempts BIGINT NOT NULL DEFAULT 0, completions BIGINT NOT NULL DEFAULT 0,
             error TEXT, frames BIGINT, dropped BIGINT, seconds DOUBLE PRECISION, event_count BIGINT NOT NULL DEFAULT 0,
-            report TEXT)
+            report TEXT, output_folder TEXT)
         """,
+        // Catalogs written before the output folder was recorded (empty: not known).
+        "ALTER TABLE batch_files ADD COLUMN IF NOT EXISTS output_folder TEXT",
         """
         CREATE TABLE IF NOT EXISTS batch_events (
             file TEXT NOT NULL, sequence BIGINT NOT NULL, type TEXT NOT NULL, event TEXT NOT NULL,
@@ -160,25 +162,48 @@ public actor PostgresCatalog: BatchCatalog {
                 try await connection.query(
                     "INSERT INTO batch_scope (path) VALUES (\(input.path)) ON CONFLICT DO NOTHING", logger: logger)
             }
+            for input in inputs where !input.outputFolder.isEmpty {
+                let others = try await connection.query(
+                    """
+                    SELECT path FROM batch_files
+                    WHERE output_folder = \(input.outputFolder) AND output_name = \(input.outputName) AND path <> \(input.path)
+                    LIMIT 1
+                    """, logger: logger)
+                for try await other in others.decode(String.self) {
+                    throw CatalogError.outputNameTaken(name: input.outputName, folder: input.outputFolder, path: other)
+                }
+            }
             for input in inputs {
                 let size = input.identity.size
                 let modified = input.identity.modified
                 let hash = input.identity.contentHash
                 try await connection.query(
                     """
-                    INSERT INTO batch_files (path, output_name, size, modified, content_hash, status)
-                    VALUES (\(input.path), \(input.outputName), \(size), \(modified), \(hash), 'pending')
+                    INSERT INTO batch_files (path, output_name, size, modified, content_hash, status, output_folder)
+                    VALUES (\(input.path), \(input.outputName), \(size), \(modified), \(hash), 'pending', \(input.outputFolder))
                     ON CONFLICT (path) DO NOTHING
                     """, logger: logger)
+                // Recorded before the output folder was: it is this one.
+                try await connection.query(
+                    """
+                    UPDATE batch_files SET output_folder = \(input.outputFolder)
+                    WHERE path = \(input.path) AND coalesce(output_folder, '') = ''
+                    """, logger: logger)
                 let rows = try await connection.query(
-                    "SELECT size, modified, content_hash, status FROM batch_files WHERE path = \(input.path) FOR UPDATE",
-                    logger: logger)
-                for try await (recordedSize, recordedModified, recordedHash, status) in rows.decode(
-                    (Int64, Double, String, String).self)
+                    """
+                    SELECT size, modified, content_hash, status, output_folder FROM batch_files
+                    WHERE path = \(input.path) FOR UPDATE
+                    """, logger: logger)
+                for try await (recordedSize, recordedModified, recordedHash, status, recordedFolder) in rows.decode(
+                    (Int64, Double, String, String, String?).self)
                 {
                     let changed = FileIdentity(size: recordedSize, modified: recordedModified, contentHash: recordedHash)
                         != input.identity
-                    guard changed || policy.force || (policy.retryFailed && status == FileStatus.failed.rawValue) else {
+                    // Done into another output folder: its outputs are not in this one, so it is done again here.
+                    let movedOutputs = !input.outputFolder.isEmpty && (recordedFolder ?? "") != input.outputFolder
+                    guard changed || movedOutputs || policy.force
+                        || (policy.retryFailed && status == FileStatus.failed.rawValue)
+                    else {
                         continue
                     }
                     try await connection.query("DELETE FROM batch_events WHERE file = \(input.path)", logger: logger)
@@ -187,7 +212,7 @@ public actor PostgresCatalog: BatchCatalog {
                         UPDATE batch_files SET output_name = \(input.outputName), size = \(size), modified = \(modified),
                             content_hash = \(hash), status = 'pending', lease_owner = NULL, lease_expires = NULL,
                             attempts = 0, error = NULL, frames = NULL, dropped = NULL, seconds = NULL, event_count = 0,
-                            report = NULL
+                            report = NULL, output_folder = \(input.outputFolder)
                         WHERE path = \(input.path)
                         """, logger: logger)
                 }

@@ -36,6 +36,11 @@ public actor SQLiteCatalog: BatchCatalog {
             _ = try await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA synchronous = NORMAL")
             for statement in Self.schema { _ = try await connection.query(statement) }
+            // Catalogs written before the output folder was recorded get the column (empty: not known).
+            let columns = try await connection.query("PRAGMA table_info(batch_files)").compactMap { $0.column("name")?.string }
+            if !columns.contains("output_folder") {
+                _ = try await connection.query("ALTER TABLE batch_files ADD COLUMN output_folder TEXT")
+            }
         } catch {
             try? await connection.close()
             throw .cannotOpen(location: location, reason: "\(error) (is it an SQLite file written by streamlens batch?)")
@@ -49,7 +54,8 @@ public actor SQLiteCatalog: BatchCatalog {
             path TEXT PRIMARY KEY, output_name TEXT NOT NULL, size INTEGER NOT NULL, modified REAL NOT NULL,
             content_hash TEXT NOT NULL, status TEXT NOT NULL, lease_owner TEXT, lease_expires REAL,
             attempts INTEGER NOT NULL DEFAULT 0, completions INTEGER NOT NULL DEFAULT 0, error TEXT,
-            frames INTEGER, dropped INTEGER, seconds REAL, event_count INTEGER NOT NULL DEFAULT 0, report TEXT)
+            frames INTEGER, dropped INTEGER, seconds REAL, event_count INTEGER NOT NULL DEFAULT 0, report TEXT,
+            output_folder TEXT)
         """,
         """
         CREATE TABLE IF NOT EXISTS batch_events (
@@ -98,35 +104,52 @@ public actor SQLiteCatalog: BatchCatalog {
             for input in inputs {
                 _ = try await rows("INSERT OR IGNORE INTO batch_scope (path) VALUES (?)", [.text(input.path)])
             }
+            for input in inputs where !input.outputFolder.isEmpty {
+                if let other = try await rows(
+                    "SELECT path FROM batch_files WHERE output_folder = ? AND output_name = ? AND path <> ? LIMIT 1",
+                    [.text(input.outputFolder), .text(input.outputName), .text(input.path)]
+                ).first?.column("path")?.string {
+                    throw CatalogError.outputNameTaken(name: input.outputName, folder: input.outputFolder, path: other)
+                }
+            }
             for input in inputs {
                 let existing = try await rows(
-                    "SELECT size, modified, content_hash, status FROM batch_files WHERE path = ?", [.text(input.path)])
+                    "SELECT size, modified, content_hash, status, output_folder FROM batch_files WHERE path = ?",
+                    [.text(input.path)])
                 guard let row = existing.first else {
                     _ = try await rows(
                         """
-                        INSERT INTO batch_files (path, output_name, size, modified, content_hash, status)
-                        VALUES (?, ?, ?, ?, ?, 'pending')
+                        INSERT INTO batch_files (path, output_name, size, modified, content_hash, status, output_folder)
+                        VALUES (?, ?, ?, ?, ?, 'pending', ?)
                         """,
                         [.text(input.path), .text(input.outputName), .integer(Int(input.identity.size)),
-                         .float(input.identity.modified), .text(input.identity.contentHash)])
+                         .float(input.identity.modified), .text(input.identity.contentHash), .text(input.outputFolder)])
                     continue
+                }
+                // Done into another output folder: its outputs are not in this one, so it is done again here.
+                let recordedFolder = row.column("output_folder")?.string ?? ""
+                let movedOutputs = !recordedFolder.isEmpty && !input.outputFolder.isEmpty && recordedFolder != input.outputFolder
+                if recordedFolder.isEmpty && !input.outputFolder.isEmpty {
+                    _ = try await rows(
+                        "UPDATE batch_files SET output_folder = ? WHERE path = ?", [.text(input.outputFolder), .text(input.path)])
                 }
                 let recorded = FileIdentity(
                     size: Int64(row.column("size")?.integer ?? -1), modified: row.column("modified")?.double ?? -1,
                     contentHash: row.column("content_hash")?.string ?? "")
                 let status = FileStatus(rawValue: row.column("status")?.string ?? "") ?? .pending
                 let changed = recorded != input.identity
-                if changed || policy.force || (policy.retryFailed && status == .failed) {
+                if changed || movedOutputs || policy.force || (policy.retryFailed && status == .failed) {
                     _ = try await rows("DELETE FROM batch_events WHERE file = ?", [.text(input.path)])
                     _ = try await rows(
                         """
                         UPDATE batch_files SET output_name = ?, size = ?, modified = ?, content_hash = ?,
                             status = 'pending', lease_owner = NULL, lease_expires = NULL, attempts = 0, error = NULL,
-                            frames = NULL, dropped = NULL, seconds = NULL, event_count = 0, report = NULL
+                            frames = NULL, dropped = NULL, seconds = NULL, event_count = 0, report = NULL,
+                            output_folder = ?
                         WHERE path = ?
                         """,
                         [.text(input.outputName), .integer(Int(input.identity.size)), .float(input.identity.modified),
-                         .text(input.identity.contentHash), .text(input.path)])
+                         .text(input.identity.contentHash), .text(input.outputFolder), .text(input.path)])
                 }
             }
         }

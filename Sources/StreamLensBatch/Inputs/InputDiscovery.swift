@@ -23,7 +23,8 @@ public enum InputDiscovery {
         for (path, outputName) in found where seen.insert(path).inserted {
             if let other = byOutput[outputName] { throw .sameOutputName(outputName, first: other, second: path) }
             byOutput[outputName] = path
-            result.append(CatalogInput(path: path, outputName: outputName, identity: try FileIdentity(ofFileAt: path)))
+            result.append(CatalogInput(
+                path: path, outputName: outputName, identity: try FileIdentity(ofFileAt: path), outputFolder: skipped ?? ""))
         }
         guard !result.isEmpty else { throw .noVideoFiles }
         return result.sorted { $0.path < $1.path }
