@@ -195,6 +195,31 @@ import StreamLensGStreamer
         #expect(indices.count == decoded.frames.count)
         #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
     }
+
+    /// A re-run stopped halfway replaced the earlier run's whole file (250 frames) with its 38: an interrupted run
+    /// whose files already exist keeps its own as NAME.partial beside them.
+    @Test func anInterruptedRerunLeavesTheEarlierRunsFilesAlone() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("drive.mkv")
+        let reportPath = folder.appendingPathComponent("drive.json")
+        let earlierVideo = Data("the earlier run's whole video".utf8), earlierReport = Data("{}".utf8)
+        try earlierVideo.write(to: output)
+        try earlierReport.write(to: reportPath)
+        let run = try BackgroundRun(
+            [
+                "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
+                "--output", output.path, "--quiet", "--report", reportPath.path,
+            ], folder: folder)
+        #expect(try await waitUntil { fileSize(output.path + ".partial") >= 100_000 }, "the encoder wrote nothing")
+        run.signal(SIGINT)
+        let (result, _) = try await run.finish(within: .seconds(20))
+        #expect(result.status == 130, "stderr: \(result.standardError)")
+        #expect(try Data(contentsOf: output) == earlierVideo)
+        #expect(try Data(contentsOf: reportPath) == earlierReport)
+        // This run's video is whole and playable under the partial name, its report beside it.
+        #expect(try await decode(URL(fileURLWithPath: output.path + ".partial")).frames.count > 10)
+        #expect(FileManager.default.fileExists(atPath: reportPath.path + ".partial"))
+    }
 }
 
 @Suite(.serialized) struct RunReportTests {

@@ -61,8 +61,14 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Print a progress line on a terminal.
     public var showProgress = true
     /// An interrupted run keeps its files as `NAME.partial` instead of naming them (`--keep-partial-on-interrupt`):
-    /// what a batch's children do, since a batch runs an interrupted file again from the start.
+    /// what a batch's children do, since a batch runs an interrupted file again from the start; also set when a file
+    /// of the run already exists under its name (``RunSession``).
     public var interruptedRunKeepsPartial = false
+
+    /// The names of every file the run writes.
+    var finalPaths: [String] {
+        [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath].compactMap { $0 }
+    }
 
     /// Whether a run that ended without an error gives its files their names: always, except an interrupted one that
     /// keeps them partial.

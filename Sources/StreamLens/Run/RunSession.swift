@@ -28,6 +28,13 @@ public final class RunSession {
     private let clock: any MonotonicClock = SystemClock()
 
     public init(configuration: RunConfiguration, interrupt: InterruptSignal = InterruptSignal()) {
+        var configuration = configuration
+        // An interrupted run holds part of the video: it must not replace a whole one an earlier run left under the
+        // same name (a re-run with new options, stopped halfway, replaced a finished 250-frame file with 38 frames).
+        // Decided before the run, while every existing file is still the earlier run's.
+        if configuration.finalPaths.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+            configuration.interruptedRunKeepsPartial = true
+        }
         self.configuration = configuration
         self.interrupt = interrupt
     }
