@@ -95,7 +95,11 @@ public struct EventQuery: Sendable {
         (components.hour, components.minute, components.second) = (numbers[3], numbers[4], numbers[5])
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)
+        // A day the month does not have (20240230) rolled over into the next month: such a name carries no time.
+        guard let date = calendar.date(from: components) else { return nil }
+        let read = calendar.dateComponents([.year, .month, .day], from: date)
+        guard (read.year, read.month, read.day) == (numbers[0], numbers[1], numbers[2]) else { return nil }
+        return date
     }
 
     private static func jsonString(_ text: String) -> String {

@@ -71,7 +71,9 @@ public struct BatchSummary: Codable, Sendable {
         let rows = files.map { file in
             let fps = file.framesPerSecond.map { String(format: "%.1f", $0) } ?? ""
             let seconds = file.seconds.map { String(format: "%.1f", $0) } ?? ""
-            let report = file.status == .done ? "<a href=\"\(escape(file.output)).report.json\">report</a>" : ""
+            // A link is a URL: `cam#1 50%.report.json` must be percent-encoded, or the browser reads a fragment.
+            let link = (file.output + ".report.json").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["#", "?", "%"]))
+            let report = file.status == .done ? "<a href=\"\(escape(link ?? file.output))\">report</a>" : ""
             return """
                 <tr class="\(file.status.rawValue)"><td>\(escape(file.output))</td><td>\(file.status.rawValue)</td>\
                 <td class="n">\(file.frames.map(String.init) ?? "")</td><td class="n">\(file.dropped.map(String.init) ?? "")</td>\
