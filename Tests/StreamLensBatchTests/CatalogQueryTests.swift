@@ -50,6 +50,29 @@ import StreamLensBatch
         #expect(result.standardError.hasPrefix(message), "\(result.standardError)")
     }
 
+    /// `status` on another program's SQLite database (or an empty file) printed "files: 0" and created the
+    /// catalog's tables in it.
+    @Test(arguments: ["", "other"])
+    func queriesNeverWriteIntoAFileThatIsNotACatalog(content: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("other.sqlite").path
+        if content.isEmpty {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        } else {
+            let made = try await runCommand("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()", path])
+            try #require(made.status == 0, "\(made.standardError)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for command in ["status", "events"] {
+            let result = try await streamlens([command, "--catalog", "sqlite:\(path)"])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("it is not a catalog written by streamlens batch"), "\(result.standardError)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test func perFileRunOptionsAreRefused() async throws {
         let result = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--events", "e.jsonl"])
         #expect(result.status == 2)

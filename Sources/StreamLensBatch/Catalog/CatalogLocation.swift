@@ -58,7 +58,7 @@ public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
             if !create, !FileManager.default.fileExists(atPath: path) {
                 throw .cannotOpen(location: description, reason: "no such file (a batch creates it: streamlens batch … --catalog \(description))")
             }
-            return try await SQLiteCatalog.open(path: path)
+            return try await SQLiteCatalog.open(path: path, create: create)
         case .postgres(let address): return try await PostgresCatalog.open(address)
         }
     }

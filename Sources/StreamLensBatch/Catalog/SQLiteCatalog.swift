@@ -19,7 +19,9 @@ public actor SQLiteCatalog: BatchCatalog {
         self.location = location
     }
 
-    public static func open(path: String) async throws(CatalogError) -> SQLiteCatalog {
+    /// Opens the catalog at `path`; `create` makes the tables when they are missing (a batch), otherwise a file
+    /// without them is refused (`status` and `events` never write into another program's database).
+    public static func open(path: String, create: Bool = true) async throws(CatalogError) -> SQLiteCatalog {
         let location = "sqlite:\(path)"
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
@@ -30,20 +32,32 @@ public actor SQLiteCatalog: BatchCatalog {
             throw .cannotOpen(location: location, reason: "\(error)")
         }
         let catalog = SQLiteCatalog(connection: connection, location: location)
+        var isCatalog = true
         do {
             // WAL: readers (`status`, `events`) never wait for a worker's transaction; writers wait up to 10 s.
             _ = try await connection.query("PRAGMA busy_timeout = 10000")
-            _ = try await connection.query("PRAGMA journal_mode = WAL")
-            _ = try await connection.query("PRAGMA synchronous = NORMAL")
-            for statement in Self.schema { _ = try await connection.query(statement) }
-            // Catalogs written before the output folder was recorded get the column (empty: not known).
-            let columns = try await connection.query("PRAGMA table_info(batch_files)").compactMap { $0.column("name")?.string }
-            if !columns.contains("output_folder") {
-                _ = try await connection.query("ALTER TABLE batch_files ADD COLUMN output_folder TEXT")
+            if create {
+                _ = try await connection.query("PRAGMA journal_mode = WAL")
+                _ = try await connection.query("PRAGMA synchronous = NORMAL")
+                for statement in Self.schema { _ = try await connection.query(statement) }
+                // Catalogs written before the output folder was recorded get the column (empty: not known).
+                let columns = try await connection.query("PRAGMA table_info(batch_files)").compactMap { $0.column("name")?.string }
+                if !columns.contains("output_folder") {
+                    _ = try await connection.query("ALTER TABLE batch_files ADD COLUMN output_folder TEXT")
+                }
+            } else {
+                // Only read: another program's database is not to be changed (tables, journal mode).
+                let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+                    .compactMap { $0.column("name")?.string }
+                isCatalog = tables.contains("batch_files")
             }
         } catch {
             try? await connection.close()
             throw .cannotOpen(location: location, reason: "\(error) (is it an SQLite file written by streamlens batch?)")
+        }
+        guard isCatalog else {
+            try? await connection.close()
+            throw .cannotOpen(location: location, reason: "it is not a catalog written by streamlens batch")
         }
         return catalog
     }
