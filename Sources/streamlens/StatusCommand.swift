@@ -18,7 +18,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     struct Status: Encodable {
         struct FailedFile: Encodable { var path: String; var error: String }
-        struct RunningFile: Encodable { var path: String; var owner: String }
+        /// `stale`: its worker is gone (a dead process on this machine, or a lease past its time); the next batch
+        /// run takes the file over.
+        struct RunningFile: Encodable { var path: String; var owner: String; var stale: Bool }
         var files: StatusCounts
         var total: Int
         var frames: Int
@@ -46,7 +48,11 @@ struct StatusCommand: AsyncParsableCommand {
             files: counts, total: counts.total, frames: files.compactMap(\.frames).reduce(0, +),
             events: files.map(\.events).reduce(0, +),
             failed: files.filter { $0.status == .failed }.map { .init(path: $0.path, error: $0.error ?? "") },
-            running: files.filter { $0.status == .running }.map { .init(path: $0.path, owner: $0.leaseOwner ?? "") })
+            running: files.filter { $0.status == .running }.map { file in
+                let deadOwner = file.leaseOwner.flatMap(WorkerIdentity.init)?.isDeadLocalProcess == true
+                let expired = file.leaseExpires.map { $0 < Date().timeIntervalSince1970 } ?? false
+                return .init(path: file.path, owner: file.leaseOwner ?? "", stale: deadOwner || expired)
+            })
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -56,6 +62,9 @@ struct StatusCommand: AsyncParsableCommand {
         print("files: \(counts.total) (\(counts.done) done, \(counts.failed) failed, \(counts.pending) pending, \(counts.running) running)")
         print("frames: \(status.frames) · events: \(status.events)")
         for file in status.failed { print("failed: \(file.path): \(file.error)") }
-        for file in status.running { print("running: \(file.path) (\(file.owner))") }
+        for file in status.running {
+            print("running: \(file.path) (\(file.owner))"
+                + (file.stale ? ": its worker is gone; the next batch run takes it over" : ""))
+        }
     }
 }

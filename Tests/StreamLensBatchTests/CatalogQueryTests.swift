@@ -73,6 +73,29 @@ import StreamLensBatch
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// A SIGKILLed batch's files showed as "running" for good; the next run takes them over, and status says so.
+    @Test func statusTellsAFileWhoseWorkerIsGone() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("catalog.sqlite").path
+        let catalog = try await CatalogLocation.sqlite(path: path).open()
+        let identity = FileIdentity(size: 1, modified: 0, contentHash: "x")
+        _ = try await catalog.register(
+            [CatalogInput(path: "/v/alive.mp4", outputName: "alive", identity: identity),
+             CatalogInput(path: "/v/gone.mp4", outputName: "gone", identity: identity)], policy: RegistrationPolicy())
+        // A process id no process has (above the kernel's pid_max).
+        _ = try await catalog.claim(worker: WorkerIdentity(worker: 0), lease: .seconds(600))
+        _ = try await catalog.claim(worker: WorkerIdentity(processID: 4_194_999, worker: 0), lease: .seconds(600))
+        await catalog.close()
+        let result = try await streamlens(["status", "--catalog", "sqlite:\(path)"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("running: /v/gone.mp4") && $0.hasSuffix("its worker is gone; the next batch run takes it over") },
+                "\(result.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("running: /v/alive.mp4") && !$0.contains("gone") }, "\(result.standardOutput)")
+    }
+
     @Test func perFileRunOptionsAreRefused() async throws {
         let result = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--events", "e.jsonl"])
         #expect(result.status == 2)

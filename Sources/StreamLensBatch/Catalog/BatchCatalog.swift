@@ -150,7 +150,7 @@ public struct WorkerIdentity: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when this lease belongs to a process of this machine that has ended.
-    var isDeadLocalProcess: Bool {
+    public var isDeadLocalProcess: Bool {
         guard host == Self.localHost, processID != getpid() else { return false }
         return kill(processID, 0) != 0 && errno == ESRCH
     }
