@@ -27,7 +27,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Detect objects: hog (people), cascade:NAME|PATH (fullbody, upperbody, frontalface, licence_plate…), onnx:PATH (YOLO v5/v8/v11).")
     var detector: String?
 
-    @Option(help: "Detection confidence threshold (0…1, default 0.5).")
+    @Option(help: "Detection confidence threshold (0…1, default 0.5; HOG and cascades score a bare detection 0.5, so lower values find no more).")
     var confidence: Double?
 
     @Option(help: "Keep only these detection classes (comma list of names or ids).")
