@@ -24,8 +24,9 @@ public actor PostgresCatalog: BatchCatalog {
     /// Set once a transaction outlived ``answerLimit`` and the connection was closed: every later call fails at once.
     private var stoppedAnswering = false
 
-    /// How long a transaction waits for the server by default: far beyond any statement of a batch (a registration of
-    /// ten thousand files takes a few seconds), short enough that a batch whose server went away says so.
+    /// How long a transaction waits for the server by default: far beyond a claim, a renewal or a completion (a few
+    /// statements each), short enough that a batch whose server went away says so. A registration gets 10 ms more
+    /// per input (a few statements each, one round trip apiece).
     public static let defaultAnswerLimit: Duration = .seconds(30)
 
     private init(connection: PostgresConnection, location: String, logger: Logger, answerLimit: Duration) {
@@ -100,7 +101,7 @@ public actor PostgresCatalog: BatchCatalog {
     /// progress to be handed back, hung with it. After the limit the transaction is left behind, the connection
     /// closed, and this and every later call fail with one line.
     private func transaction<Result: Sendable>(
-        _ body: @escaping (PostgresConnection) async throws -> Result
+        extraTime: Duration = .zero, _ body: @escaping (PostgresConnection) async throws -> Result
     ) async throws(CatalogError) -> Result {
         if stoppedAnswering { throw noAnswer }
         // The task inherits this actor, so `body` runs where it always did.
@@ -110,7 +111,7 @@ public actor PostgresCatalog: BatchCatalog {
                 try await self.connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
             }
         }
-        switch await Self.outcome(of: work, within: answerLimit) {
+        switch await Self.outcome(of: work, within: answerLimit + extraTime) {
         case .success(let result)?:
             return result
         case .failure(let error)?:
@@ -154,7 +155,7 @@ public actor PostgresCatalog: BatchCatalog {
 
     public func register(_ inputs: [CatalogInput], policy: RegistrationPolicy) async throws(CatalogError) -> StatusCounts {
         let logger = logger
-        try await transaction { connection in
+        try await transaction(extraTime: .milliseconds(10 * inputs.count)) { connection in
             // Per session: every other process's batch has its own.
             try await connection.query("CREATE TEMP TABLE IF NOT EXISTS batch_scope (path TEXT PRIMARY KEY)", logger: logger)
             try await connection.query("DELETE FROM batch_scope", logger: logger)

@@ -28,13 +28,6 @@ public struct AnalysisFrame: @unchecked Sendable {
     }
 }
 
-/// A stage that looks at frames and reports ``Detections``. Runs on the analysis thread, never on a GStreamer
-/// streaming thread, on its own cadence; a slow stage makes frames skip analysis, never makes video wait on a live
-/// source.
-///
-/// ## Thread Safety
-/// ``analyze(_:)`` is called from one analysis thread at a time; the stage may keep per-thread state (an OCR
-/// engine, a network) without locks. It may be created on another thread.
 /// Thrown by ``AnalysisStage/analyze(_:)`` for a frame the stage chose not to look at (a detector's open circuit
 /// breaker): counted as skipped, not as a failure, and never as a completed analysis. `held` is what the stage
 /// still shows meanwhile (tracks held until they age out), drawn as a result would be.
@@ -48,12 +41,19 @@ public struct AnalysisDeclined: Error, Sendable, CustomStringConvertible {
     public var description: String { reason }
 }
 
+/// A stage that looks at frames and reports ``Detections``. Runs on the analysis thread, never on a GStreamer
+/// streaming thread, on its own cadence; a slow stage makes frames skip analysis, never makes video wait on a live
+/// source.
+///
+/// ## Thread Safety
+/// ``analyze(_:)`` is called from one analysis thread at a time; the stage may keep per-thread state (an OCR
+/// engine, a network) without locks. It may be created on another thread.
 public protocol AnalysisStage: AnyObject, Sendable {
     /// Short name used in reports and as ``Detections/source``.
     var name: String { get }
     /// Width of the downscaled copy this stage wants (height keeps the aspect ratio). Nil: the source width.
     var preferredAnalysisWidth: Int? { get }
-    /// Looks at one frame. Throwing counts as an analysis failure; the video goes on.
+    /// Looks at one frame. Throwing counts as an analysis failure (``AnalysisDeclined``: a skip); the video goes on.
     func analyze(_ frame: AnalysisFrame) throws -> Detections
     /// Called once after the last frame, on the analysis thread: flush events, close tracks.
     func finish(at pts: Duration)
