@@ -73,7 +73,7 @@ import Testing
 
     @Test(arguments: [
         (["--detector", "onnx:/no/such/model.onnx"], Int32(1), "ONNX model '/no/such/model.onnx' not found"),
-        (["--detector", "cascade:nosuch"], 1, "no cascade named 'nosuch'"),
+        (["--detector", "cascade:nosuch"], 1, "no cascade named 'nosuch' in /usr/share/opencv4/haarcascades: give a known name (face, frontalface, fullbody, licence_plate, license_plate, lowerbody, plate, profileface, upperbody)"),
         (["--detector", "yolo"], 2, "unknown detector 'yolo'"),
         (["--confidence", "0.4"], 2, "needs --detector"),
         (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),

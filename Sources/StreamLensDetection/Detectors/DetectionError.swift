@@ -25,8 +25,9 @@ public enum DetectionError: Error, Sendable, CustomStringConvertible, Equatable 
             "unknown detector '\(spec)': use hog, cascade:NAME|PATH (NAME: fullbody, upperbody, frontalface, "
                 + "licence_plate) or onnx:PATH"
         case .unknownCascade(let name, let searched):
-            "no cascade named '\(name)' in \(searched): give a known name (fullbody, upperbody, frontalface, "
-                + "licence_plate) or the path of a cascade XML file (Debian package opencv-data)"
+            "no cascade named '\(name)' in \(searched): give a known name ("
+                + CascadeCatalog.knownCascades.keys.sorted().joined(separator: ", ")
+                + ") or the path of a cascade XML file (Debian package opencv-data)"
         case .fileNotFound(let path, let role):
             "\(role) '\(path)' not found or not readable: check the path"
         case .modelLoadFailed(let path, let reason):
