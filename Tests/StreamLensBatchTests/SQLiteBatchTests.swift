@@ -218,10 +218,10 @@ import StreamLensBatch
     /// catalog listed both as done with the same outputs. A catalog reused with another output folder wrote nothing
     /// there: every file counted as done already.
     static func outputsAreOwnedByOneFileAndFollowTheOutputFolder(on location: CatalogLocation) async throws {
-        func card(_ name: String, into folder: String, hash: String = "a") -> CatalogInput {
+        func card(_ name: String, into folder: String) -> CatalogInput {
             CatalogInput(
                 path: "/cards/\(name)/FILE0001.MP4", outputName: "FILE0001",
-                identity: FileIdentity(size: 1, modified: 0, contentHash: hash), outputFolder: folder)
+                identity: FileIdentity(size: 1, modified: 0, contentHash: name), outputFolder: folder)
         }
         let first = try await location.open()
         _ = try await first.register([card("A", into: "/out")], policy: RegistrationPolicy())
@@ -237,8 +237,7 @@ import StreamLensBatch
         }
         #expect(error.map { "\($0)" }?.contains("'FILE0001' in '/out' is already the output of '/cards/A/FILE0001.MP4'") == true)
         // Into another folder it is no clash; card A, registered for a new folder, is to be done again there.
-        let counts = try await second.register(
-            [card("A", into: "/out2")], policy: RegistrationPolicy())
+        let counts = try await second.register([card("A", into: "/out2")], policy: RegistrationPolicy())
         #expect(counts.pending == 1 && counts.done == 0)
         await second.close()
     }
