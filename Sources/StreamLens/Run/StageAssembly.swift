@@ -31,13 +31,11 @@ enum StageAssembly {
             // a slow detector cannot crowd out the video. With sync, frames wait for each analysed frame's result:
             // the detector is on the video's critical path and may use every core (measured faster on two cores:
             // BENCHMARKS.md, issue 13).
-            let frameAccurate = configuration.syncAnalysis.isOn(policy: policy)
-            if frameAccurate {
+            if configuration.syncAnalysis.isOn(policy: policy) {
                 OpenCVRuntime.threadCount = ProcessInfo.processInfo.activeProcessorCount
             } else {
                 OpenCVRuntime.threadCount = 1
             }
-            options.smoothing = options.smoothing ?? ObjectDetectionOptions.defaultSmoothing(frameAccurate: frameAccurate)
             let built: ObjectDetectionSetup.Built
             do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
                 throw .invalidConfiguration(file: nil, key: "detector", problem: "\(error)")

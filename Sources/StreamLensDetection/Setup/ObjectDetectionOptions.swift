@@ -31,7 +31,8 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
     public var maxAge: Duration = .seconds(30)
     /// Analysed frames a track may be missed (occlusion) before it ends.
     public var maxMissedAnalyses = 5
-    /// EMA weight of the newest box (1: none); nil: ``defaultSmoothing(frameAccurate:)``.
+    /// EMA weight of the newest box (1: none); nil: 0.35 where the newest result is drawn (live), none where each
+    /// analysed frame is drawn with its own result (``ObjectDetectionStage/resultsWillBeAwaited()``).
     public var smoothing: Double?
     /// Follow only the largest subject.
     public var primarySubject = false
@@ -55,12 +56,4 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
         if case .onnx = detector { return inputSize }
         return 640
     }
-}
-
-extension ObjectDetectionOptions {
-    /// The box smoothing when none is set. Where each analysed frame is drawn with its own result (frame-accurate
-    /// runs), none: smoothing would move a frame's box away from what was found on it, and the boxes between
-    /// analysed frames are interpolated anyway. Where the newest result is drawn on later frames (live), 0.35 hides
-    /// the detector's frame-to-frame jitter while results age.
-    public static func defaultSmoothing(frameAccurate: Bool) -> Double { frameAccurate ? 1 : 0.35 }
 }

@@ -37,7 +37,12 @@ public enum ObjectDetectionSetup {
         stageConfiguration.tracker.maxConcurrent = options.maxConcurrent
         stageConfiguration.tracker.maxAge = options.maxAge
         stageConfiguration.tracker.maxMissedAnalyses = options.maxMissedAnalyses
-        stageConfiguration.tracker.smoothing = options.smoothing ?? ObjectDetectionOptions.defaultSmoothing(frameAccurate: false)
+        // Set: everywhere. Not set: the tracker's 0.35 hides a detector's jitter while results age (live), and the
+        // stage's "none" keeps an awaited result's box where it was found.
+        if let smoothing = options.smoothing {
+            stageConfiguration.tracker.smoothing = smoothing
+            stageConfiguration.smoothingWhenAwaited = smoothing
+        }
         stageConfiguration.tracker.primarySubjectOnly = options.primarySubject
         stageConfiguration.breaker = options.breaker
         stageConfiguration.emitDetectionEvents = options.detectionEvents

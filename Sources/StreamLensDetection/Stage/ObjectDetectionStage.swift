@@ -28,6 +28,10 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         public var allowedClasses: Set<String> = []
         public var deniedClasses: Set<String> = []
         public var tracker = TrackerConfiguration()
+        /// The tracker's box smoothing once ``resultsWillBeAwaited()`` is called (frame-accurate runs draw each
+        /// analysed frame with its own result: smoothing would move its box away from what was found on it, and
+        /// the boxes between analysed frames are interpolated anyway). 1: none.
+        public var smoothingWhenAwaited: Double = 1
         public var breaker = CircuitBreaker.Configuration()
         /// Write a `detection` event per reported object per analysed frame (track events are always written).
         public var emitDetectionEvents = true
@@ -55,7 +59,8 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
     private let loadDetector: @Sendable () throws -> any ObjectDetector
     private let clock: any MonotonicClock
     private let events: EventLog?
-    private let tracker: IoUTracker
+    /// Replaced only by ``resultsWillBeAwaited()``, before the first frame.
+    private var tracker: IoUTracker
     private let counters = Mutex(Counters())
     /// Confined to the analysis thread.
     private var detector: (any ObjectDetector)?
@@ -125,8 +130,14 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         return publish(tracker.update(kept, at: frame.pts), pts: frame.pts)
     }
 
-    /// Slow detector calls no longer trip the circuit breaker (failures still do).
-    public func resultsWillBeAwaited() { breaker.ignoreTimeouts() }
+    /// Slow detector calls no longer trip the circuit breaker (failures still do), and boxes take
+    /// ``Configuration/smoothingWhenAwaited``.
+    public func resultsWillBeAwaited() {
+        breaker.ignoreTimeouts()
+        var awaited = configuration.tracker
+        awaited.smoothing = configuration.smoothingWhenAwaited
+        tracker = IoUTracker(configuration: awaited)
+    }
 
     public func finish(at pts: Duration) {
         let finished = tracker.finishAll(at: pts)

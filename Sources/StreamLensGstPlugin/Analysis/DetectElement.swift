@@ -27,8 +27,6 @@ final class DetectElement: AnalysisElement, @unchecked Sendable {
         options.allowedClasses = (string("classes") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         options.interval = seconds("interval")
-        // As in the command line: a stage whose results are awaited puts each analysed frame's own box on it.
-        options.smoothing = ObjectDetectionOptions.defaultSmoothing(frameAccurate: bool("sync-analysis"))
         // As in the command line: one OpenCV thread, so the detector takes one core and decoding keeps the other.
         OpenCVRuntime.threadCount = 1
         do {
