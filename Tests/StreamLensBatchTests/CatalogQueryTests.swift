@@ -54,8 +54,7 @@ import StreamLensBatch
     /// catalog's tables in it.
     @Test(arguments: ["", "other"])
     func queriesNeverWriteIntoAFileThatIsNotACatalog(content: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-catalog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("other.sqlite").path
         if content.isEmpty {
@@ -75,8 +74,7 @@ import StreamLensBatch
 
     /// A SIGKILLed batch's files showed as "running" for good; the next run takes them over, and status says so.
     @Test func statusTellsAFileWhoseWorkerIsGone() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("catalog.sqlite").path
         let catalog = try await CatalogLocation.sqlite(path: path).open()

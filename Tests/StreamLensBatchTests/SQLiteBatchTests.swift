@@ -186,8 +186,7 @@ import StreamLensBatch
     /// Two batches on one catalog (another folder, other options): the second took the first's pending files and
     /// ran them with its own options into its own output folder, and the first, run again, found them done.
     @Test func aBatchTakesOnlyItsOwnInputsFromASharedCatalog() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scope-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.eachBatchTakesOnlyItsOwnInputs(
             on: CatalogLocation.sqlite(path: folder.appendingPathComponent("catalog.sqlite").path))
@@ -243,8 +242,7 @@ import StreamLensBatch
     }
 
     @Test func outputsAreOwnedByOneFileAndFollowTheOutputFolder() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("owners-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.outputsAreOwnedByOneFileAndFollowTheOutputFolder(
             on: CatalogLocation.sqlite(path: folder.appendingPathComponent("catalog.sqlite").path))
@@ -253,7 +251,7 @@ import StreamLensBatch
     /// An output folder inside the input folder was searched too: each run took the last one's outputs as inputs
     /// (2, 4, then 6 files, `out/out/out/a.mp4`); hidden folders such as `.Trashes` were searched as well.
     @Test func theOutputFolderAndHiddenFoldersAreNotInputs() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("discover-\(UUID().uuidString)")
+        let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for relative in ["a.mp4", "day1/b.mp4", "out/a.mp4", "out/day1/b.mp4", ".Trashes/deleted.mp4", ".hidden.mp4"] {
             let file = folder.appendingPathComponent(relative)
