@@ -11,7 +11,9 @@ struct EpisodeTotals: Sendable, Equatable {
 /// - A **stall** opens when ``poll(at:poolFull:)`` finds no arrival for longer than the threshold while the pool is
 ///   not full; it lasts from the last arrival to the next arrival (or the end of the run).
 /// - A **blocked** episode is time the producer spent waiting for a pool slot. Intervals closer than `mergeGap`
-///   join into one episode: steady backpressure blocks every frame for a moment, and that is one episode.
+///   join into one episode: steady backpressure blocks every frame for a moment, and that is one episode. Its time
+///   is the waits' own time, not the episode's span: under steady backpressure the span is nearly the whole run,
+///   while the decoder waited only part of it.
 ///
 /// A stall that turns out to overlap a blocked interval (reported after the fact) was backpressure, not a silent
 /// source, and is withdrawn.
@@ -26,7 +28,8 @@ struct EpisodeTracker: Sendable {
     private var lastArrival: Duration?
 
     private var closedBlocked = EpisodeTotals()
-    private var openBlocked: (start: Duration, end: Duration)?
+    /// The episode being extended: its span, and the time actually waited in it.
+    private var openBlocked: (start: Duration, end: Duration, waited: Duration)?
 
     init(stallThreshold: Duration, mergeGap: Duration) {
         self.stallThreshold = stallThreshold
@@ -75,14 +78,16 @@ struct EpisodeTracker: Sendable {
             withdrawn = stall
         }
         if var current = openBlocked, start <= current.end + mergeGap {
+            // Only the part of this wait after the episode's end so far is new waiting.
+            current.waited += end - max(start, min(current.end, end))
             current.end = max(current.end, end)
             openBlocked = current
         } else {
             if let current = openBlocked {
                 closedBlocked.count += 1
-                closedBlocked.total += current.end - current.start
+                closedBlocked.total += current.waited
             }
-            openBlocked = (start, end)
+            openBlocked = (start, end, end - start)
         }
         return withdrawn
     }
@@ -102,7 +107,7 @@ struct EpisodeTracker: Sendable {
         var totals = closedBlocked
         if let current = openBlocked {
             totals.count += 1
-            totals.total += current.end - current.start
+            totals.total += current.waited
         }
         return totals
     }
