@@ -9,6 +9,10 @@ import Testing
             let configuration = try PipelineFile.load(path)
             #expect(configuration.poolCapacity == 3, "\(name)")
         }
+        // The README calls it job 1 from a file: signs and people.
+        let dashcam = try PipelineFile.load(repositoryRoot.appendingPathComponent("pipelines/dashcam-file.yaml").path)
+        #expect(dashcam.speedLimits != nil)
+        #expect(dashcam.detection?.detector.description == "hog")
         let live = try PipelineFile.load(repositoryRoot.appendingPathComponent("pipelines/camera-live.yaml").path)
         #expect(live.input == .camera(device: "/dev/video0"))
         #expect(live.backpressure == .drop)
@@ -18,6 +22,27 @@ import Testing
             return
         }
         #expect(sink.hasSuffix("udpsink host=127.0.0.1 port=5000"))
+    }
+
+    /// `run` is the default subcommand: `streamlens drive.mp4` names a video where a pipeline file goes.
+    @Test func aVideoGivenAsThePipelineFileIsToldToUseInput() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("drive.mp4").path
+        // An MP4's first bytes: a box size with zero bytes, then "ftyp".
+        #expect(FileManager.default.createFile(atPath: video, contents: Data([0, 0, 0, 0x20]) + Data("ftypisom".utf8)))
+        do {
+            _ = try PipelineFile.load(video)
+            Issue.record("a video was taken as a pipeline file")
+        } catch {
+            #expect("\(error)".contains("not a pipeline file"), "\(error)")
+            #expect("\(error)".contains("--input \(video)"), "\(error)")
+        }
+        // A missing file is still a path to check.
+        #expect(throws: RunError.self) { try PipelineFile.load(folder.appendingPathComponent("missing.yaml").path) }
+        do { _ = try PipelineFile.load(folder.appendingPathComponent("missing.yaml").path) } catch {
+            #expect("\(error)".contains("check the path"), "\(error)")
+        }
     }
 
     @Test func valuesAreRead() async throws {

@@ -22,8 +22,15 @@ public enum PipelineFile {
 
     /// Reads `path` into a configuration. The source may be left out when `--input` gives it.
     public static func load(_ path: String, inputOverride: String? = nil) throws(RunError) -> RunConfiguration {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalidConfiguration(file: path, key: "(file)", problem: "cannot read the pipeline file; check the path")
+        }
+        // `run` is the default subcommand, so `streamlens drive.mp4` lands here: a video is not a pipeline file.
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw .invalidConfiguration(
+                file: path, key: "(file)",
+                problem: "not a pipeline file (not YAML text); to process a video give it with --input, e.g. "
+                    + "streamlens run --input \(path) --output annotated.mp4")
         }
         return try parse(text, file: path, inputOverride: inputOverride)
     }
