@@ -245,6 +245,24 @@ private final class PlaneAddressRecorder: CompositingStage {
         #expect(stage.calls.load(ordering: .relaxed) + skipped == 45)
     }
 
+    /// With an interval, a busy stage misses one analysis per interval, not every frame until it is free: a stage
+    /// analysing every 100 ms that takes 250 ms misses about two of every three analyses — counted as such, not as
+    /// the five or six frames that go by meanwhile.
+    @Test func aBusyStageCountsTheAnalysesItMissedNotTheFrames() async throws {
+        let stage = CountingAnalysisStage(delay: .milliseconds(250))
+        let observer = RecordingObserver()
+        _ = try await runFramePath(
+            input: "videotestsrc is-live=true num-buffers=45 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1",
+            policy: .drop, analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], observer: observer)
+        let skipped = observer.state.withLock { $0.skipped["counter"] ?? 0 }
+        let calls = stage.calls.load(ordering: .relaxed)
+        #expect(observer.output == 45)
+        // 1.5 s of video holds 15 analyses due every 100 ms (one more for rounding); a slow machine makes the stage
+        // no faster, so the sum stays near 15 however many frames went by while it was busy.
+        #expect(skipped >= 4, "analyses \(calls), missed \(skipped)")
+        #expect(calls + skipped <= 17, "analyses \(calls), missed \(skipped)")
+    }
+
     @Test func syncDrawsEachFrameWithItsOwnOrInterpolatedResults() async throws {
         // Analysis every 100 ms of stream time (frames 0, 3, 6 … 27 of 30), each taking 30 ms: frames wait for it.
         let stage = MovingBoxStage(delay: .milliseconds(30))

@@ -49,6 +49,8 @@ final class AnalysisLane: @unchecked Sendable {
     /// The frame being analysed in place, if it is; given back by the lane thread when the stage returns.
     private let borrowed = BorrowedFrame()
     private var lastPTS: Duration = .zero
+    /// The busy-lane miss counted last since the last submission (``countsMissedAnalysis(pts:)``).
+    private var lastCountedMiss: Duration?
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
     private let cpuNanoseconds = Atomic<Int64>(0)
@@ -85,6 +87,16 @@ final class AnalysisLane: @unchecked Sendable {
     }
 
     func isDue(pts: Duration) -> Bool { schedule.isDue(pts: pts) }
+
+    /// A due frame found the lane busy and goes on unanalysed: whether that is a missed analysis to count. A busy
+    /// lane misses one analysis per interval, not one per frame: the schedule calls every frame due until the next
+    /// submission, so the first such frame counts, then one per interval (every one with an interval of zero).
+    /// The submitting thread only, as ``submit(buffer:format:pts:frameIndex:)``.
+    func countsMissedAnalysis(pts: Duration) -> Bool {
+        if let last = lastCountedMiss, pts >= last, pts - last < schedule.currentInterval { return false }
+        lastCountedMiss = pts
+        return true
+    }
 
     var isIdle: Bool {
         condition.lock()
@@ -131,6 +143,7 @@ final class AnalysisLane: @unchecked Sendable {
             guard let canvas, canvas.draw(from: buffer) else { return failedToCopy(format, pts: pts) }
         }
         schedule.markStarted(pts: pts)
+        lastCountedMiss = nil
         condition.lock()
         precondition(!busy, "AnalysisLane.submit while the lane is busy")
         busy = true

@@ -374,7 +374,7 @@ extension FramePath {
                 if lane.submit(buffer: frame.buffer, format: frame.format, pts: pts, frameIndex: frame.frameIndex) {
                     submitted |= 1 << UInt64(index)
                 }
-            } else {
+            } else if lane.countsMissedAnalysis(pts: pts) {
                 configuration.observer?.analysisSkipped(stage: lane.stage.name, pts: pts)
             }
         }

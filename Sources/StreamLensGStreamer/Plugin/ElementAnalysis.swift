@@ -54,7 +54,7 @@ public final class ElementAnalysis: @unchecked Sendable {
         guard lane.isDue(pts: pts) else { return .notDue }
         if waitWhenBusy { lane.waitUntilIdle() }
         guard lane.isIdle else {
-            observer?.analysisSkipped(stage: stage.name, pts: pts)
+            if lane.countsMissedAnalysis(pts: pts) { observer?.analysisSkipped(stage: stage.name, pts: pts) }
             return .skipped
         }
         lane.submit(buffer: buffer.buffer, format: format, pts: pts, frameIndex: frameIndex)
