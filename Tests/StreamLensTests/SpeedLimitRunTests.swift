@@ -13,9 +13,18 @@ import Testing
         return repositoryRoot.appendingPathComponent(".media-cache/sign-testset")
     }()
 
+    static let usTestSet: URL = {
+        if let folder = ProcessInfo.processInfo.environment["STREAMLENS_US_SIGN_TESTSET"], !folder.isEmpty {
+            return URL(fileURLWithPath: folder)
+        }
+        return repositoryRoot.appendingPathComponent(".media-cache/us-sign-testset")
+    }()
+
     /// Wraps a raw I420 clip of the test set as a file GStreamer plays (lossless FFV1 in Matroska, 12.5 fps as made).
-    static func playableClip(_ name: String, width: Int, height: Int, in folder: URL, still: Bool = false) async throws -> URL {
-        let raw = testSet.appendingPathComponent("\(name).i420")
+    static func playableClip(
+        _ name: String, width: Int, height: Int, in folder: URL, still: Bool = false, from set: URL = testSet
+    ) async throws -> URL {
+        let raw = set.appendingPathComponent("\(name).i420")
         try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
         let output = folder.appendingPathComponent(still ? "\(name).png" : "\(name).mkv")
         let encoder = still ? ["videoconvert", "!", "pngenc"] : ["avenc_ffv1", "!", "matroskamux"]
@@ -142,5 +151,35 @@ import Testing
         let badged = redRingFrames.withLock { $0 }
         #expect(badged.count >= 8, "badge on frames \(badged.sorted())")
         #expect(!badged.contains(0), "no badge before the sign is confirmed")
+    }
+
+    /// A US limit is badged as a US sign: a white plate, no red ring (a QA sweep found the European disc with "45").
+    @Test func aUSSignIsBadgedAsAUSPlate() async throws {
+        let folder = try makeTemporaryFolder()
+        // A "20" plate in the middle of the frame, visible from 0.16 s to 1.04 s.
+        let clip = try await Self.playableClip("us_sign_01_20_dim", width: 640, height: 272, in: folder, from: Self.usTestSet)
+        let eventsFile = folder.appendingPathComponent("events.jsonl")
+        let output = folder.appendingPathComponent("annotated.mkv")
+        let result = try await runTool([
+            "run", "--input", clip.path, "--output", output.path, "--speed-limits", "us", "--events", eventsFile.path,
+            "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try Self.events(eventsFile).map { $0["value"] as? Int } == [20])
+        // The badge (38 px tall, 30 wide, 8 px from the top-right corner): a plate whose face is white, and no
+        // red in the corner's chroma.
+        let plateFrames = Mutex<Set<Int>>([]), redFrames = Mutex<Set<Int>>([])
+        _ = try await decode(output) { frame, index in
+            var white = 0
+            for y in 12..<42 { for x in 606..<628 where frame.y[x, y] > 200 { white += 1 } }
+            if white > 200 { plateFrames.withLock { _ = $0.insert(index) } }
+            var red = 0
+            for y in 0..<(frame.v.height / 4) {
+                for x in (frame.v.width * 3 / 4)..<frame.v.width where frame.v[x, y] > 170 { red += 1 }
+            }
+            if red > 0 { redFrames.withLock { _ = $0.insert(index) } }
+        }
+        #expect(plateFrames.withLock { $0.count } >= 5, "plate on frames \(plateFrames.withLock { $0.sorted() })")
+        #expect(redFrames.withLock { $0.isEmpty }, "red on frames \(redFrames.withLock { $0.sorted() })")
     }
 }

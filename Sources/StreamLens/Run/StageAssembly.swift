@@ -66,7 +66,11 @@ enum StageAssembly {
         if let annotations {
             do {
                 let badgeHold = configuration.speedLimits.map(\.expiry) ?? .seconds(30)
-                if let stage = try annotations.makeStage(matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold) {
+                let badgeStyle: SpeedLimitBadgeAnnotator.Style =
+                    configuration.speedLimits?.region == "us" ? .unitedStatesPlate : .europeanRound
+                if let stage = try annotations.makeStage(
+                    matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold, badgeStyle: badgeStyle)
+                {
                     compositors.append(stage)
                 }
             } catch {

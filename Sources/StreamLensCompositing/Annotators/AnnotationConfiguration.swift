@@ -40,9 +40,11 @@ public struct AnnotationConfiguration: Sendable, Codable, Equatable {
     /// to off. `hudSnapshot` feeds the HUD (required for it to be drawn).
     /// - Parameter badgeHold: how long the badge shows a limit after its sign was last in view (the speed-limit
     ///   stage's expiry; its detections stop when the sign leaves the picture).
+    /// - Parameter badgeStyle: the road sign the badge copies (the region whose signs are read).
     public func makeStage(
         matrix: ColorMatrix = .bt709, renderer: TextRenderer = TextRenderer(),
-        hudSnapshot: (@Sendable () -> HUDSnapshot)? = nil, badgeHold: Duration? = .seconds(30)
+        hudSnapshot: (@Sendable () -> HUDSnapshot)? = nil, badgeHold: Duration? = .seconds(30),
+        badgeStyle: SpeedLimitBadgeAnnotator.Style = .europeanRound
     ) throws(OverlayError) -> AnnotationStage? {
         func corner(_ value: String?, _ key: String) throws(OverlayError) -> FrameCorner? {
             guard let value, value != "off" else { return nil }
@@ -62,7 +64,8 @@ public struct AnnotationConfiguration: Sendable, Codable, Equatable {
         if labels ?? true { annotators.append(LabelAnnotator(matrix: matrix, renderer: renderer)) }
         if let badgeCorner = try corner(speedLimitBadge, "speed_limit_badge") {
             annotators.append(
-                SpeedLimitBadgeAnnotator(corner: badgeCorner, hold: badgeHold, matrix: matrix, renderer: renderer))
+                SpeedLimitBadgeAnnotator(
+                    corner: badgeCorner, style: badgeStyle, hold: badgeHold, matrix: matrix, renderer: renderer))
         }
         if let hudCorner = try corner(hud, "hud"), let hudSnapshot {
             annotators.append(HUDAnnotator(corner: hudCorner, matrix: matrix, renderer: renderer, snapshot: hudSnapshot))

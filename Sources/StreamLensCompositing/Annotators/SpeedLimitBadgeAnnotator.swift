@@ -2,15 +2,25 @@ import StreamLensCore
 import StreamLensText
 import Synchronization
 
-/// Shows the newest speed limit read from the road as a sign badge (red ring, white disc, black number) in a
-/// corner of the frame.
+/// Shows the newest speed limit read from the road as a sign badge in a corner of the frame: the European round sign
+/// (red ring, white disc, black number) or the United States plate ("SPEED LIMIT" above the number), as the signs
+/// being read look.
 ///
 /// It looks for detections of class `speed_limit` (configurable) whose ``Detection/text`` holds the value; the one
 /// from the newest analysis wins (ties: the most confident). Like a car's sign display it keeps showing the last
 /// limit after the sign has left the picture, for `hold` (default 30 s) of stream time. Badges are rendered once
 /// per value and size.
 public struct SpeedLimitBadgeAnnotator: Annotator {
+    /// Which road sign the badge copies.
+    public enum Style: String, Sendable, Hashable {
+        /// The round European sign (Vienna Convention C14).
+        case europeanRound
+        /// The rectangular United States sign (MUTCD R2-1), as tall as the round one is wide.
+        case unitedStatesPlate
+    }
+
     public let corner: FrameCorner
+    public let style: Style
     /// Badge diameter as a fraction of the frame height (0.14: about 150 px at 1080p).
     public let diameterFraction: Double
     /// Gap to the frame edges as a fraction of the frame height.
@@ -22,11 +32,12 @@ public struct SpeedLimitBadgeAnnotator: Annotator {
     private let badges: TextTileCache<BadgeKey, OverlayTile>
 
     public init(
-        corner: FrameCorner = .topRight, diameterFraction: Double = 0.14, marginFraction: Double = 0.03,
-        hold: Duration? = .seconds(30), className: String = "speed_limit", matrix: ColorMatrix = .bt709,
-        renderer: TextRenderer = TextRenderer()
+        corner: FrameCorner = .topRight, style: Style = .europeanRound, diameterFraction: Double = 0.14,
+        marginFraction: Double = 0.03, hold: Duration? = .seconds(30), className: String = "speed_limit",
+        matrix: ColorMatrix = .bt709, renderer: TextRenderer = TextRenderer()
     ) {
         self.corner = corner
+        self.style = style
         self.diameterFraction = diameterFraction
         self.marginFraction = marginFraction
         self.hold = hold
@@ -57,8 +68,12 @@ public struct SpeedLimitBadgeAnnotator: Annotator {
     public func draw(on frame: YUVPlanes, context: AnnotationContext) {
         guard let value = currentLimit(context) else { return }
         let diameter = max(16, Int(Double(frame.height) * diameterFraction) & ~1)
+        let style = style
         guard let badge = badges.tile(for: BadgeKey(value: value, diameter: diameter), render: { renderer throws(TextRenderingError) in
-            try renderer.renderSpeedLimitBadge(value: value, diameter: diameter)
+            switch style {
+            case .europeanRound: try renderer.renderSpeedLimitBadge(value: value, diameter: diameter)
+            case .unitedStatesPlate: try renderer.renderUSSpeedLimitBadge(value: value, height: diameter)
+            }
         }) else { return }
         let origin = corner.origin(
             width: badge.width, height: badge.height, frameWidth: frame.width, frameHeight: frame.height,

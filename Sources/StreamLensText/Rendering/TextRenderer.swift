@@ -103,6 +103,58 @@ public final class TextRenderer: Sendable {
     }
 }
 
+extension TextRenderer {
+    /// Draws the United States speed-limit sign (MUTCD R2-1): a white plate with a black border, "SPEED LIMIT" above
+    /// the limit in large black digits.
+    /// - Parameters:
+    ///   - value: the limit ("45").
+    ///   - height: plate height in pixels; the bitmap is 4/5 as wide (the sign's 24 × 30 inches), rounded corners
+    ///     transparent.
+    public func renderUSSpeedLimitBadge(value: String, height: Int) throws(TextRenderingError) -> ARGBBitmap {
+        guard height >= 20, height <= 1024 else { throw .invalidSize("badge height \(height) px is outside 20…1024") }
+        let width = (height * 4 / 5) & ~1
+        return try pango.withLock { state throws(TextRenderingError) -> ARGBBitmap in
+            let words = state.makeLayout(
+                text: "SPEED\nLIMIT", style: TextStyle(font: "DejaVu Sans", size: Double(height) * 0.15, colour: .black))
+            defer { g_object_unref(UnsafeMutableRawPointer(words)) }
+            pango_layout_set_alignment(words, PANGO_ALIGN_CENTER)
+            pango_layout_set_spacing(words, Int32(Double(height) * -0.02 * Double(PANGO_SCALE)))
+            let number = state.makeLayout(
+                text: value,
+                style: TextStyle(font: "DejaVu Sans", size: Double(height) * (value.count >= 3 ? 0.3 : 0.4), colour: .black))
+            defer { g_object_unref(UnsafeMutableRawPointer(number)) }
+            var wordsInk = PangoRectangle(), numberInk = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_pixel_extents(words, &wordsInk, &logical)
+            pango_layout_get_pixel_extents(number, &numberInk, &logical)
+            let w = Double(width), h = Double(height)
+            let border = max(2, (h * 0.035).rounded())
+            return try CairoCanvas.draw(width: width, height: height) { cairo in
+                // Black plate, white face inside the border: the sign's black border line.
+                CairoCanvas.setSource(cairo, .black)
+                CairoCanvas.roundedRectangle(cairo, width: w, height: h, radius: h * 0.06)
+                cairo_fill(cairo)
+                cairo_save(cairo)
+                cairo_translate(cairo, border, border)
+                CairoCanvas.setSource(cairo, .white)
+                CairoCanvas.roundedRectangle(cairo, width: w - 2 * border, height: h - 2 * border, radius: h * 0.04)
+                cairo_fill(cairo)
+                cairo_restore(cairo)
+                pango_cairo_update_context(cairo, state.context)
+                CairoCanvas.setSource(cairo, .black)
+                // The words in the upper 38 %, the number centred in the rest (ink, not line boxes).
+                cairo_move_to(
+                    cairo, (w / 2 - Double(wordsInk.width) / 2 - Double(wordsInk.x)).rounded(),
+                    (h * 0.21 - Double(wordsInk.height) / 2 - Double(wordsInk.y)).rounded())
+                pango_cairo_show_layout(cairo, words)
+                cairo_move_to(
+                    cairo, (w / 2 - Double(numberInk.width) / 2 - Double(numberInk.x)).rounded(),
+                    (h * 0.66 - Double(numberInk.height) / 2 - Double(numberInk.y)).rounded())
+                pango_cairo_show_layout(cairo, number)
+            }
+        }
+    }
+}
+
 /// The renderer's Pango objects; only touched under the renderer's mutex.
 private struct PangoState: ~Copyable, @unchecked Sendable {
     let fontMap: UnsafeMutablePointer<PangoFontMap>

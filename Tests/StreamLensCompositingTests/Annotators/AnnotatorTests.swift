@@ -141,6 +141,19 @@ func context(pts: Duration = .seconds(1), analysedAt: Duration? = nil, _ detecti
         #expect(frame.luma(42, 178) == 235)  // white disc between ring and digits
         #expect(frame.luma(42, 165) == 50 && frame.luma(300, 20) == 50)
     }
+
+    @Test func aUSBadgeIsAWhitePlateWithoutRed() {
+        let annotator = SpeedLimitBadgeAnnotator(
+            corner: .topRight, style: .unitedStatesPlate, diameterFraction: 0.25, marginFraction: 0.05)
+        let frame = TestFrame.uniform(width: 320, height: 240, y: 50, u: 128, v: 128)
+        frame.withPlanes { annotator.draw(on: $0, context: context([sign("45")])) }
+        // Height 60, width 48, margin 12: the plate spans x 260…307, y 12…71; its border is black, its face white.
+        #expect(frame.luma(283, 12) == 16)
+        #expect(frame.luma(263, 15) == 235 && frame.luma(263, 68) == 235)
+        #expect(frame.luma(255, 40) == 50 && frame.luma(283, 75) == 50)
+        let red = YUVColor(RGBAColor.signalRed)
+        #expect(frame.luma(283, 12) != red.y)
+    }
 }
 
 @Suite struct HUDAnnotatorTests {

@@ -65,6 +65,26 @@ import StreamLensText
         #expect(leftInk && rightInk)
     }
 
+    @Test func usSpeedLimitBadgeIsABlackBorderedWhitePlateWithWordsAboveTheNumber() throws {
+        let height = 130
+        let badge = try renderer.renderUSSpeedLimitBadge(value: "45", height: height)
+        #expect(badge.width == 104 && badge.height == height)
+        // Rounded corners transparent, the border black, the face white; nothing red anywhere.
+        #expect(badge.alpha(x: 0, y: 0) == 0)
+        #expect(badge[badge.width / 2, 1] == 0xFF00_0000 && badge[1, height / 2] == 0xFF00_0000)
+        #expect(badge[badge.width / 2, 8] == 0xFFFF_FFFF)
+        #expect(!badge.pixels.contains { pixel in
+            let (r, g, b) = ((pixel >> 16) & 0xFF, (pixel >> 8) & 0xFF, pixel & 0xFF)
+            return r > g + 40 && r > b + 40
+        })
+        // Ink rows: the two words in the top 40 %, the number (taller strokes) below.
+        func inkRows(_ rows: Range<Int>) -> Int {
+            rows.filter { y in (8..<(badge.width - 8)).contains { badge[$0, y] == 0xFF00_0000 } }.count
+        }
+        #expect(inkRows(12..<(height * 2 / 5)) >= 20, "no words above the number")
+        #expect(inkRows((height * 2 / 5)..<(height - 8)) >= 35, "no number")
+    }
+
     @Test func absurdSizesAreRejectedWithAClearMessage() {
         #expect(throws: TextRenderingError.invalidSize("badge diameter 4 px is outside 16…1024")) {
             try renderer.renderSpeedLimitBadge(value: "30", diameter: 4)
