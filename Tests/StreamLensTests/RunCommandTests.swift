@@ -184,6 +184,9 @@ import StreamLensGStreamer
         run.signal(SIGINT)
         let (result, _) = try await run.finish(within: .seconds(20))
         #expect(result.status == 130, "stderr: \(result.standardError)")
+        // The summary does not call a part of the input the whole of it.
+        #expect(result.standardOutput.contains("output written up to the interruption: \(output.path)"),
+                "stdout: \(result.standardOutput)")
         let decoded = try await decode(output)
         #expect(decoded.frames.count > 10)
         let report = try Report(reportPath)

@@ -54,6 +54,9 @@ enum RunSummary {
         if let fit = outcome.outputFit { lines.append("output: \(fit)") }
         if let file = outcome.outputFile {
             switch file.state {
+            case .complete where outcome.interrupted:
+                // Playable, but a file input was cut short: say so where the user looks.
+                lines.append("output written up to the interruption: \(file.path)")
             case .complete:
                 lines.append("output written: \(file.path)")
             case .unfinalized:
