@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StreamLensCompositing
 @testable import StreamLens
 
 @Suite struct PipelineFileTests {
@@ -42,6 +43,27 @@ import Testing
         #expect(throws: RunError.self) { try PipelineFile.load(folder.appendingPathComponent("missing.yaml").path) }
         do { _ = try PipelineFile.load(folder.appendingPathComponent("missing.yaml").path) } catch {
             #expect("\(error)".contains("check the path"), "\(error)")
+        }
+    }
+
+    /// `false` turns a stage off as `speed_limits: false` does; `detector: true` does not say which detector.
+    @Test func stagesAreTurnedOffWithFalse() throws {
+        let off = try PipelineFile.parse(
+            """
+            source: { input: clip.mkv }
+            stages: { detector: false, speed_limits: false, annotations: false }
+            """, file: "off.yaml")
+        #expect(off.detection == nil && off.speedLimits == nil)
+        let annotations = try #require(off.annotations)
+        #expect(annotations.boxes == false && annotations.labels == false)
+        #expect(annotations.speedLimitBadge == "off" && annotations.hud == "off")
+        #expect(try PipelineFile.parse("source: { input: a.mkv }\nstages: { annotations: true }", file: "on.yaml").annotations
+            == AnnotationConfiguration())
+        do {
+            _ = try PipelineFile.parse("source: { input: a.mkv }\nstages: { detector: true }", file: "which.yaml")
+            Issue.record("detector: true was taken")
+        } catch {
+            #expect("\(error)".contains("which.yaml: 'stages.detector': say which detector"), "\(error)")
         }
     }
 

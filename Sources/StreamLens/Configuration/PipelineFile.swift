@@ -124,7 +124,14 @@ enum StageOptions {
     static func read(_ stages: ConfigSection, into configuration: inout RunConfiguration) throws(RunError) {
         configuration.frameStamp = try stages.bool("frame_stamp") ?? configuration.frameStamp
         configuration.overlayCacheCapacity = try stages.int("overlay_cache", in: 1...64) ?? configuration.overlayCacheCapacity
-        if let detector = try stages.section("detector", keys: detectorKeys) {
+        // `detector: false` and `annotations: false|true` read like `speed_limits: false|true`; a bare
+        // `detector: true` says nothing about which detector.
+        if let enabled = try? stages.bool("detector") {
+            guard !enabled else {
+                throw stages.problem("detector", "say which detector: { backend: hog | cascade:NAME|PATH | onnx:PATH }, or false for none")
+            }
+            configuration.detection = nil
+        } else if let detector = try stages.section("detector", keys: detectorKeys) {
             configuration.detection = try detectionOptions(detector)
         }
         if stages.contains("speed_limits") {
@@ -140,7 +147,11 @@ enum StageOptions {
                 configuration.speedLimits = options
             }
         }
-        if let annotations = try stages.section("annotations", keys: annotationKeys) {
+        if let enabled = try? stages.bool("annotations") {
+            configuration.annotations = enabled
+                ? AnnotationConfiguration()
+                : AnnotationConfiguration(boxes: false, labels: false, speedLimitBadge: "off", hud: "off")
+        } else if let annotations = try stages.section("annotations", keys: annotationKeys) {
             configuration.annotations = AnnotationConfiguration(
                 boxes: try annotations.bool("boxes"), labels: try annotations.bool("labels"),
                 speedLimitBadge: try annotations.choice("speed_limit_badge", corners),
