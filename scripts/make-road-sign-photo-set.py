@@ -13,7 +13,11 @@ from ~24 px, drifting outwards, focus or motion blur, JPEG round trip), in their
 than GTSRB's, so a pasted sign is as sharp as a real one of that size. Output format: that of the GTSRB set
 (clips/heldout/testset.json + raw I420), read by SpeedLimitRealPhotoTests.
 
-Usage: make-road-sign-photo-set.py DATASET_GIT_DIR MEDIA_DIR OUTPUT_DIR LABELS_JSON
+With `--sizes large` the signs grow to 56…150 px instead of 32…100 px (bins 56–80, 80–110, 110–150), blown up
+beyond the photo where it is smaller: the sizes an outside evaluation of the reader uses (issue 9), at the price of
+softer large signs than real ones. The same photos, the same seed: only the sizes differ.
+
+Usage: make-road-sign-photo-set.py DATASET_GIT_DIR MEDIA_DIR OUTPUT_DIR LABELS_JSON [--sizes large]
 """
 
 import hashlib
@@ -52,9 +56,11 @@ def annotated_box(git_dir, image, index):
 
 
 def main():
-    if len(sys.argv) != 5:
-        fail("usage: make-road-sign-photo-set.py DATASET_GIT_DIR MEDIA_DIR OUTPUT_DIR LABELS_JSON")
-    git_dir, media, output, labels_path = sys.argv[1:]
+    arguments = sys.argv[1:]
+    large = arguments[4:] == ["--sizes", "large"]
+    if len(arguments) != 4 and not large:
+        fail("usage: make-road-sign-photo-set.py DATASET_GIT_DIR MEDIA_DIR OUTPUT_DIR LABELS_JSON [--sizes large]")
+    git_dir, media, output, labels_path = arguments[:4]
     with open(labels_path) as handle:
         labels = json.load(handle)
     rng = np.random.default_rng(SEED)
@@ -69,7 +75,8 @@ def main():
     folder = os.path.join(output, "clips", "heldout")
     os.makedirs(crops_folder, exist_ok=True)
     os.makedirs(folder, exist_ok=True)
-    sizes = [("small", 32, 47), ("medium", 48, 71), ("large", 72, 100)]
+    sizes = ([("s56to80", 56, 80), ("s80to110", 80, 110), ("s110to150", 110, 150)] if large
+             else [("small", 32, 47), ("medium", 48, 71), ("large", 72, 100)])
     blurs = ["none", "soft", "motion"]
     clips = []
     for serial, label in enumerate(labels):
@@ -82,8 +89,9 @@ def main():
         png = os.path.join(crops_folder, f"{serial:03d}_{os.path.splitext(label['image'])[0]}.png")
         sign.save(png)
         size_name, low, high = sizes[serial % len(sizes)]
-        # Never blown up beyond the photo: a larger paste would be softer than a real sign of that size.
-        largest = float(min(rng.uniform(low, high), max(low, max(sign.size))))
+        # Never blown up beyond the photo (a larger paste would be softer than a real sign of that size), except
+        # for the large sizes, which most photos here do not reach.
+        largest = float(rng.uniform(low, high) if large else min(rng.uniform(low, high), max(low, max(sign.size))))
         blur = blurs[(serial // 3) % len(blurs)]
         scene = "bikes1080" if serial % 3 != 2 else "vtest"
         height, width = footage[scene].shape[1:3]

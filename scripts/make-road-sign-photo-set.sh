@@ -6,6 +6,8 @@
 #   DATASET_GIT_DIR is the git directory of a public repository holding images/roadN.png and annotations/roadN.xml
 #   (MEDIA.md names the one used and its commit), e.g. as the session's `fetch` tool brings it. Nothing is
 #   downloaded here.
+# STREAMLENS_ROAD_SIGN_SIZES=large makes the signs grow to 56…150 px (the sizes of issue 9's outside evaluation; default
+# output then <repo>/.media-cache/road-sign-photos-large).
 # Output (git-ignored, never committed: the copy states no licence): $STREAMLENS_ROAD_SIGN_SET (default
 # <repo>/.media-cache/road-sign-photos): crops/ and clips/heldout/ (raw I420 + testset.json). About 4 GB. Evaluate:
 #   STREAMLENS_REAL_SIGN_SET=<that folder> swift test --skip-build --filter SpeedLimitRealPhotoTests
@@ -15,7 +17,12 @@ script_name=make-road-sign-photo-set
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dataset=${1:-${STREAMLENS_ROAD_SIGN_GIT:-}}
 media=${STREAMLENS_MEDIA:-$repo/.media-cache/media}
-output=${STREAMLENS_ROAD_SIGN_SET:-$repo/.media-cache/road-sign-photos}
+sizes=${STREAMLENS_ROAD_SIGN_SIZES:-}
+case "$sizes" in
+    "") output=${STREAMLENS_ROAD_SIGN_SET:-$repo/.media-cache/road-sign-photos}; size_arguments=() ;;
+    large) output=${STREAMLENS_ROAD_SIGN_SET:-$repo/.media-cache/road-sign-photos-large}; size_arguments=(--sizes large) ;;
+    *) echo "$script_name: STREAMLENS_ROAD_SIGN_SIZES must be empty or 'large', not '$sizes'" >&2; exit 2 ;;
+esac
 venv=${STREAMLENS_SIGN_VENV:-$repo/.media-cache/venv-signs}
 generator="$repo/scripts/make-road-sign-photo-set.py"
 labels="$repo/scripts/data/road-sign-photos.json"
@@ -37,13 +44,13 @@ fi
 
 stamp=$( (cat "$generator" "$repo/scripts/make-real-sign-set.py" "$repo/scripts/i420.py" "$labels";
     printf '%s\n' "${requirements[@]}"; git --git-dir "$dataset" rev-parse HEAD;
-    sha256sum "$media/bikes-1080p.mp4" "$media/vtest.avi" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)
+    sha256sum "$media/bikes-1080p.mp4" "$media/vtest.avi" | cut -d' ' -f1; if [[ -n "$sizes" ]]; then echo "$sizes"; fi) | sha256sum | cut -d' ' -f1)
 exit_if_current "$output" "$output/clips/heldout/testset.json" "$stamp"
 prepare_venv "$venv" "${requirements[@]}"
 
 rm -rf "$output"
 mkdir -p "$output"
-"$venv/bin/python" "$generator" "$dataset" "$media" "$output" "$labels"
+"$venv/bin/python" "$generator" "$dataset" "$media" "$output" "$labels" "${size_arguments[@]}"
 (cd "$output" && find crops clips -type f \( -name '*.png' -o -name '*.i420' \) | LC_ALL=C sort | xargs sha256sum) \
     > "$output/SHA256SUMS"
 echo "$stamp" > "$output/.stamp"
