@@ -53,7 +53,7 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
-                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_ml"),
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),
             ]
         ),
 

@@ -1,30 +1,25 @@
 // The speed-limit reader's second recogniser: which speed value a sign's normalised inner disc shows.
 //
-// Independent of Tesseract: HOG features of the whole disc (no digit segmentation) into a small neural network
-// (cv::ml::ANN_MLP) trained by scripts/make-speed-disc-model.py on rendered road-font digits made to look like small,
-// soft, dim photos. The model is compiled in as a string (speed_disc_model.hpp), so nothing is loaded at run time.
+// Independent of Tesseract: a small convolutional network reads the whole disc (no digit segmentation). It was trained
+// by scripts/make-speed-disc-model.py on rendered road-font digits made to look like small, soft, smeared, dim photos,
+// and is compiled in as ONNX bytes (speed_disc_model.hpp), so nothing is loaded at run time.
 #include "opencv_bridge.h"
 #include "guarded.hpp"
 #include "speed_disc_model.hpp"
 
 #include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/ml.hpp>
-#include <opencv2/objdetect.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <new>
-#include <vector>
-
-namespace {
-/// The picture is shrunk to this square before HOG; the script uses the same size and HOG layout.
-constexpr int kFeatureSide = 32;
-}  // namespace
 
 struct slcv_disc_classifier {
-    cv::Ptr<cv::ml::ANN_MLP> network;
-    cv::HOGDescriptor hog{cv::Size(kFeatureSide, kFeatureSide), cv::Size(16, 16), cv::Size(8, 8), cv::Size(8, 8), 9};
+    cv::dnn::Net net;
     cv::Mat small;
-    std::vector<float> features;
+    /// 1 × 1 × side × side, the picture scaled to 0…1.
+    cv::Mat blob;
     cv::Mat outputs;
 };
 
@@ -36,15 +31,17 @@ extern "C" {
 slcv_status slcv_disc_classifier_create(slcv_disc_classifier **classifier, char *error, size_t error_capacity) {
     return slcv::makeHandle(
         classifier, error, error_capacity, SLCV_LOAD_FAILED, "disc classifier", [](slcv_disc_classifier &made) {
-            cv::FileStorage storage(kSpeedDiscModel, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-            made.network = cv::ml::ANN_MLP::create();
-            made.network->read(storage.root());
-            cv::Mat layers = made.network->getLayerSizes();
-            if (layers.total() < 2 ||
-                layers.at<int>(static_cast<int>(layers.total()) - 1) != SLCV_SPEED_DISC_CLASS_COUNT ||
-                layers.at<int>(0) != static_cast<int>(made.hog.getDescriptorSize())) {
+            made.net = cv::dnn::readNetFromONNX(
+                reinterpret_cast<const char *>(kSpeedDiscModel), sizeof(kSpeedDiscModel));
+            made.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            const int shape[] = {1, 1, kSpeedDiscModelSide, kSpeedDiscModelSide};
+            made.blob.create(4, shape, CV_32F);
+            made.blob.setTo(0);
+            made.net.setInput(made.blob);
+            const cv::Mat probe = made.net.forward();
+            if (probe.total() != SLCV_SPEED_DISC_CLASS_COUNT) {
                 throw slcv::BridgeError(
-                    SLCV_LOAD_FAILED, "disc classifier: the compiled-in model does not match its features");
+                    SLCV_LOAD_FAILED, "disc classifier: the compiled-in network does not answer one score per class");
             }
         });
 }
@@ -60,13 +57,21 @@ slcv_status slcv_disc_classifier_classify(
     return guarded(error, error_capacity, SLCV_OPENCV_ERROR, "disc classifier", [&] {
         // A borrowed view: OpenCV does not copy or free the caller's pixels.
         const cv::Mat picture(height, width, CV_8UC1, const_cast<uint8_t *>(gray), static_cast<size_t>(stride));
-        cv::resize(picture, classifier->small, cv::Size(kFeatureSide, kFeatureSide), 0, 0, cv::INTER_AREA);
-        classifier->hog.compute(classifier->small, classifier->features);
-        const cv::Mat row(1, static_cast<int>(classifier->features.size()), CV_32F, classifier->features.data());
-        classifier->network->predict(row, classifier->outputs);
+        const int side = kSpeedDiscModelSide;
+        cv::resize(picture, classifier->small, cv::Size(side, side), 0, 0, cv::INTER_AREA);
+        cv::Mat plane(side, side, CV_32F, classifier->blob.ptr<float>(0, 0));
+        classifier->small.convertTo(plane, CV_32F, 1.0 / 255.0);
+        classifier->net.setInput(classifier->blob);
+        classifier->net.forward(classifier->outputs);
+        // Softmax: probabilities 0…1.
+        const float *logits = classifier->outputs.ptr<float>();
+        const float largest = *std::max_element(logits, logits + SLCV_SPEED_DISC_CLASS_COUNT);
+        float sum = 0;
         for (int index = 0; index < SLCV_SPEED_DISC_CLASS_COUNT; ++index) {
-            scores[index] = classifier->outputs.at<float>(0, index);
+            scores[index] = std::exp(logits[index] - largest);
+            sum += scores[index];
         }
+        for (int index = 0; index < SLCV_SPEED_DISC_CLASS_COUNT; ++index) scores[index] /= sum;
     });
 }
 

@@ -128,11 +128,12 @@ struct DiscTemplateMatcherTests {
         let agreement = RecogniserAgreement()
         func decide(
             _ value: Int, score: Double, margin: Double, textLine: TextLineRecogniser.Read? = nil,
-            standardRead: SpeedReading? = nil, profile: SpeedLimitProfile = .europe
+            standardRead: SpeedReading? = nil, classifier: SpeedDiscClassifier.Verdict? = nil,
+            profile: SpeedLimitProfile = .europe
         ) -> Int? {
             agreement.decide(
                 templates: DiscTemplateMatcher.Match(value: value, score: score, margin: margin), textLine: textLine,
-                profile: profile, standardRead: standardRead)?.value
+                profile: profile, standardRead: standardRead, classifier: classifier)?.value
         }
         #expect(decide(90, score: 0.75, margin: 0.04) == 90)
         #expect(decide(90, score: agreement.templateScore - 0.01, margin: 0.04) == nil)
@@ -148,6 +149,12 @@ struct DiscTemplateMatcherTests {
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.95)) == nil)
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.5)) == 90)
         #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "90", leastConfidence: 0.95)) == 90)
+        // The classifier's likeliest value, however unsure, contradicts a narrow match of another value; "not a
+        // speed", the same value or a clear match's lead do not.
+        #expect(decide(40, score: 0.65, margin: 0.05, classifier: .init(value: 30, confidence: 0.05)) == nil)
+        #expect(decide(40, score: 0.65, margin: 0.05, classifier: .init(value: nil, confidence: 0.3)) == 40)
+        #expect(decide(40, score: 0.65, margin: 0.05, classifier: .init(value: 40, confidence: 0.2)) == 40)
+        #expect(decide(60, score: 0.74, margin: agreement.classifierVetoLead, classifier: .init(value: 50, confidence: 0.13)) == 60)
     }
 
     @Test func anUnsureTextLineThatSpellsTheValueInPartBacksTheMatch() {

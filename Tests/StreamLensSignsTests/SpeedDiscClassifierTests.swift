@@ -4,9 +4,9 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// The second recogniser on its own: trained only on rendered digits (scripts/make-speed-disc-model.py), it must
-/// name the value of the generated set's signs (rendered by another script, on real footage, through the locator and
-/// cropper) and must not call an empty disc a speed.
+/// The second recogniser on its own: a network trained only on rendered digits (scripts/make-speed-disc-model.py), it
+/// must name the value of the generated set's signs (rendered by another script, on real footage, through the locator
+/// and cropper) and must not call an empty disc a speed.
 struct SpeedDiscClassifierTests {
     @Test func anEmptyDiscIsNotASpeed() throws {
         let classifier = try #require(SpeedDiscClassifier())
@@ -38,7 +38,8 @@ struct SpeedDiscClassifierTests {
         }
         print("disc classifier on the generated set: \(right) of \(tried) right, sure and wrong: \(sureWrong)")
         #expect(tried >= 30)
-        #expect(Double(right) >= 0.8 * Double(tried), "\(right) of \(tried)")
-        #expect(sureWrong.count <= tried / 20, "\(sureWrong)")
+        // The convolutional network names 43 of 43; the HOG + MLP classifier before it 36, and was sure and wrong on 2.
+        #expect(Double(right) >= 0.9 * Double(tried), "\(right) of \(tried)")
+        #expect(sureWrong.isEmpty, "\(sureWrong)")
     }
 }

@@ -214,13 +214,13 @@ void slcv_circle_finder_destroy(slcv_circle_finder *finder);
 /// Outputs of the disc classifier, one per class: "none", then 5, 10, 20 … 130 (scripts/make-speed-disc-model.py).
 #define SLCV_SPEED_DISC_CLASS_COUNT 15
 
-/// An opaque classifier: a small neural network (cv::ml::ANN_MLP) on HOG features of a sign's normalised inner disc,
-/// trained on rendered road-font digits only; the model is compiled in (speed_disc_model.hpp), nothing is loaded.
+/// An opaque classifier: a small convolutional network (run by OpenCV's DNN module) on a sign's normalised inner disc,
+/// trained on rendered road-font digits only; the network is compiled in (speed_disc_model.hpp), nothing is loaded.
 typedef struct slcv_disc_classifier slcv_disc_classifier;
 
 slcv_status slcv_disc_classifier_create(slcv_disc_classifier **classifier, char *error, size_t error_capacity);
 /// Classifies a `width` × `height` grey picture (`stride` bytes per row) of a disc: dark digits on white, outside the
-/// disc white. Writes SLCV_SPEED_DISC_CLASS_COUNT scores (about −1…1, higher is likelier) into `scores`.
+/// disc white. Writes SLCV_SPEED_DISC_CLASS_COUNT class probabilities (0…1, summing to 1) into `scores`.
 slcv_status slcv_disc_classifier_classify(
     slcv_disc_classifier *classifier, const uint8_t *gray, int32_t stride, int32_t width, int32_t height,
     float *scores, int32_t capacity, char *error, size_t error_capacity);

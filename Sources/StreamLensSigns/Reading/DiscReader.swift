@@ -181,7 +181,8 @@ struct DiscReader {
         lastOCRDuration += clock.now() - started
         guard let lastTemplateMatch else { return nil }
         return agreement.decide(
-            templates: lastTemplateMatch, textLine: lastTextLineRead, profile: profile, standardRead: standardReading)
+            templates: lastTemplateMatch, textLine: lastTextLineRead, profile: profile, standardRead: standardReading,
+            classifier: lastVerdict)
     }
 
     /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).

@@ -1,8 +1,8 @@
 internal import COpenCVBridge
 
-/// The reader's second recogniser, independent of Tesseract: which speed value a normalised inner disc shows, from
-/// HOG features of the whole disc (no digit segmentation) and a small network trained on rendered road-font digits
-/// (COpenCVBridge, speed_disc_classifier.cpp; model from scripts/make-speed-disc-model.py, compiled in).
+/// The reader's second recogniser, independent of Tesseract: which speed value a normalised inner disc shows, read
+/// from the whole disc (no digit segmentation) by a small convolutional network trained on rendered road-font digits
+/// (COpenCVBridge, speed_disc_classifier.cpp; network from scripts/make-speed-disc-cnn.py, compiled in).
 ///
 /// Owns the bridge handle; `deinit` is its only release site.
 ///
@@ -13,7 +13,7 @@ final class SpeedDiscClassifier {
     struct Verdict: Equatable, Sendable {
         /// The likeliest speed value, or nil when the likeliest class is "not a speed value".
         var value: Int?
-        /// Margin of the best score over the runner-up, 0…1 (scores run about −1…1): how sure the network is.
+        /// Margin of the best class's probability over the runner-up's, 0…1: how sure the network is.
         var confidence: Double
     }
 
@@ -52,7 +52,7 @@ final class SpeedDiscClassifier {
         for index in scores.indices where scores[index] > scores[best] { best = index }
         var runnerUp = -Float.infinity
         for index in scores.indices where index != best { runnerUp = max(runnerUp, scores[index]) }
-        let margin = Double(scores[best] - runnerUp) / 2
+        let margin = Double(scores[best] - runnerUp)
         return Verdict(value: Self.classValues[best], confidence: min(1, max(0, margin)))
     }
 }

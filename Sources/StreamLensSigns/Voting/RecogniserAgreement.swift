@@ -16,7 +16,8 @@
 ///   it read right five times, SIGNS.md round 8).
 /// - When the text line decides nothing either, the template matcher's value stands if the disc correlates with it
 ///   at least ``templateScore`` and leads every other value by ``templateMargin``, it has two digits or more, and
-///   neither the standard crop's Tesseract read nor a sure text-line read names something else (SIGNS.md round 11).
+///   neither the standard crop's Tesseract read nor a sure text-line read names something else, nor — unless it leads
+///   by ``classifierVetoLead`` — the classifier's likeliest value (SIGNS.md rounds 11 and 22).
 ///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
 ///   read spells it in part (``text(_:partlySpells:)``, round 12).
 ///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
@@ -39,12 +40,15 @@ struct RecogniserAgreement: Sendable, Equatable {
     var templateScore: Double
     /// Least lead of the best value's correlation over any other value's.
     var templateMargin: Double
+    /// A template match leading by less than this is silenced when the classifier's likeliest value is another one.
+    var classifierVetoLead: Double
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
         shapeContradiction: Double = 0.5, textLineConfidence: Double = 0.9, templateScore: Double = 0.6,
-        templateMargin: Double = 0.02
+        templateMargin: Double = 0.02, classifierVetoLead: Double = 0.06
     ) {
+        self.classifierVetoLead = classifierVetoLead
         self.templateScore = templateScore
         self.templateMargin = templateMargin
         self.textLineConfidence = textLineConfidence
@@ -113,12 +117,17 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// line's read of the same candidate, if it ran.
     func decide(
         templates match: DiscTemplateMatcher.Match, textLine: TextLineRecogniser.Read?, profile: SpeedLimitProfile,
-        standardRead: SpeedReading?
+        standardRead: SpeedReading?, classifier verdict: SpeedDiscClassifier.Verdict? = nil
     ) -> SpeedReading? {
         guard let value = match.value, value >= 10, profile.allows(value), match.score >= templateScore,
             match.margin >= templateMargin
         else { return nil }
         if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
+        // The classifier reads the same whole-disc picture independently: its likeliest value, however unsure,
+        // silences a narrow template match of another value (a soft, blown-up "30" matched 40 by 0.04–0.05 on three
+        // frames); a clear match stands (a smeared "60" matched by 0.08 and 0.11, which the classifier could not
+        // read: its guesses of 50 and 20 were coin tosses). SIGNS.md, round 22.
+        if let other = verdict?.value, other != value, match.margin < classifierVetoLead { return nil }
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
         reading.templateLead = match.margin
