@@ -29,8 +29,8 @@ Usage: make-speed-disc-model.py FONTS_DIR OUTPUT.hpp [--dump FOLDER]
   torch onnx "numpy<2"; V/bin/python scripts/make-speed-disc-model.py …`. About 10 minutes on two cores.
 """
 
-import os
 import io
+import os
 import sys
 
 import cv2
@@ -38,7 +38,6 @@ import numpy as np
 
 SEED = 20261123
 CANVAS = 72
-FEATURE_SIDE = 32
 VALUES = [5] + list(range(10, 131, 10))
 CLASSES = ["none"] + [str(v) for v in VALUES]  # class index = position; must match SpeedDiscClassifier.swift
 SIDE = 32  # the network's input, as speed_disc_classifier.cpp feeds it

@@ -129,7 +129,8 @@ enum StageOptions {
         if let enabled = try? stages.bool("detector") {
             guard !enabled else {
                 throw stages.problem(
-                    "detector", "say which detector: { backend: hog | cascade:NAME|PATH | onnx:PATH }, or false for none")
+                    "detector",
+                    "say which detector: { backend: hog | cascade:NAME|PATH | onnx:PATH }, or false for none")
             }
             configuration.detection = nil
         } else if let detector = try stages.section("detector", keys: detectorKeys) {

@@ -114,14 +114,14 @@ extension TextRenderer {
         guard height >= 20, height <= 1024 else { throw .invalidSize("badge height \(height) px is outside 20…1024") }
         let width = (height * 4 / 5) & ~1
         return try pango.withLock { state throws(TextRenderingError) -> ARGBBitmap in
-            let words = state.makeLayout(
-                text: "SPEED\nLIMIT", style: TextStyle(font: "DejaVu Sans", size: Double(height) * 0.15, colour: .black))
+            let wordStyle = TextStyle(font: "DejaVu Sans", size: Double(height) * 0.15, colour: .black)
+            let words = state.makeLayout(text: "SPEED\nLIMIT", style: wordStyle)
             defer { g_object_unref(UnsafeMutableRawPointer(words)) }
             pango_layout_set_alignment(words, PANGO_ALIGN_CENTER)
             pango_layout_set_spacing(words, Int32(Double(height) * -0.02 * Double(PANGO_SCALE)))
+            let numberSize = Double(height) * (value.count >= 3 ? 0.3 : 0.4)
             let number = state.makeLayout(
-                text: value,
-                style: TextStyle(font: "DejaVu Sans", size: Double(height) * (value.count >= 3 ? 0.3 : 0.4), colour: .black))
+                text: value, style: TextStyle(font: "DejaVu Sans", size: numberSize, colour: .black))
             defer { g_object_unref(UnsafeMutableRawPointer(number)) }
             var wordsInk = PangoRectangle(), numberInk = PangoRectangle(), logical = PangoRectangle()
             pango_layout_get_pixel_extents(words, &wordsInk, &logical)
