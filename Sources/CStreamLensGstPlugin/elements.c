@@ -106,8 +106,8 @@ gst_streamlens_signs_class_init (GstStreamLensSignsClass *klass)
 
 STREAMLENS_DEFINE_FILTER (GstStreamLensAnnotate, gst_streamlens_annotate, STREAMLENS_ELEMENT_ANNOTATE)
 
-enum { ANNOTATE_PROP_0, ANNOTATE_PROP_BOXES, ANNOTATE_PROP_LABELS, ANNOTATE_PROP_BADGE, ANNOTATE_PROP_HUD,
-       ANNOTATE_PROP_SPOTLIGHT };
+enum { ANNOTATE_PROP_0, ANNOTATE_PROP_BOXES, ANNOTATE_PROP_LABELS, ANNOTATE_PROP_BADGE, ANNOTATE_PROP_BADGE_REGION,
+       ANNOTATE_PROP_HUD, ANNOTATE_PROP_SPOTLIGHT };
 
 static void
 gst_streamlens_annotate_class_init (GstStreamLensAnnotateClass *klass)
@@ -122,6 +122,9 @@ gst_streamlens_annotate_class_init (GstStreamLensAnnotateClass *klass)
       "Label every box with its class, confidence and track id", TRUE);
   streamlens_install_string (object_class, ANNOTATE_PROP_BADGE, "badge", "Speed-limit badge",
       "Corner of the current speed-limit badge: top-left, top-right, bottom-left, bottom-right or off", "top-right");
+  streamlens_install_string (object_class, ANNOTATE_PROP_BADGE_REGION, "badge-region", "Badge region",
+      "The road sign the badge copies, as streamlenssigns' region: eu (round, red ring) or us (the SPEED LIMIT plate)",
+      "eu");
   streamlens_install_string (object_class, ANNOTATE_PROP_HUD, "hud", "HUD",
       "Corner of the frame-rate and dropped-frames display: top-left, top-right, bottom-left, bottom-right or off",
       "off");

@@ -18,7 +18,7 @@ import Testing
         ]),
         ("streamlensannotate", [
             ("boxes", "Default: true"), ("labels", "Default: true"), ("badge", #"Default: "top-right""#),
-            ("hud", #"Default: "off""#), ("spotlight", "Default:               1"),
+            ("badge-region", #"Default: "eu""#), ("hud", #"Default: "off""#), ("spotlight", "Default:               1"),
         ]),
         ("streamlensoverlay", [
             ("location", "Default: null"), ("x", "Default: 0"), ("y", "Default: 0"), ("width", "Default: 0"),

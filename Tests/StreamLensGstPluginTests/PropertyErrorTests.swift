@@ -20,6 +20,7 @@ import Testing
         // A badge corner that is not a corner.
         ("streamlensannotate badge=middle", ["property 'badge'", "'middle'", "top-left", "off"]),
         ("streamlensannotate hud=centre", ["property 'hud'", "'centre'", "bottom-right"]),
+        ("streamlensannotate badge-region=uk", ["property 'badge-region'", "'uk'", "eu or us"]),
         // Overlay without a clip, with an unknown trigger, with an unknown anchor.
         ("streamlensoverlay", ["property 'location' is not set", "location=PATH"]),
         ("streamlensoverlay location=clip.webm trigger=sometimes", ["property 'trigger'", "class:NAME", "speed_limit"]),

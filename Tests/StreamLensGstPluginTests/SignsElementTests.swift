@@ -142,4 +142,35 @@ import Testing
         #expect(shown.first.map { $0 >= firstBadge } == true, "overlay on \(shown), badge from \(firstBadge)")
         #expect(shown.count >= 5, "overlay on \(shown)")
     }
+
+    /// With `badge-region=us` the badge is the US plate, as `--speed-limits us` draws it: a white face and no red in
+    /// the corner (the element drew the European ring whatever the region).
+    @Test func aUSLimitIsBadgedAsAUSPlateWithBadgeRegionUS() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let output = folder.appendingPathComponent("badge.i420")
+        // A "20" plate in the middle of the frame, visible from 0.16 s to 1.04 s.
+        let result = try await PluginHarness.launch(
+            "\(try PluginHarness.signClipSource("us_sign_01_20_dim", from: .unitedStates)) "
+                + "! streamlenssigns region=us sync-analysis=true "
+                + "! streamlensannotate boxes=false labels=false badge=top-right badge-region=us "
+                + "! filesink location=\(output.path)")
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let frames = try RawVideoFile(contentsOf: output, layout: .i420, width: 640, height: 272)
+        #expect(frames.frameCount == 16)
+        // The plate (38 px tall, 30 wide, 8 px from the top-right corner) has a white face.
+        var plated: [Int] = []
+        var red: [Int] = []
+        for frame in 0..<frames.frameCount {
+            var white = 0
+            for y in 12..<42 { for x in 606..<628 where frames.luma(frame: frame, x: x, y: y) > 200 { white += 1 } }
+            if white > 200 { plated.append(frame) }
+            var reddish = 0
+            for y in 0..<(136 / 4) { for x in (320 * 3 / 4)..<320 where frames.chroma(frame: frame, x: x, y: y).v > 170 { reddish += 1 } }
+            if reddish > 0 { red.append(frame) }
+        }
+        #expect(plated.count >= 5, "plate on frames \(plated)")
+        #expect(!plated.contains(0), "no badge before the sign is confirmed")
+        #expect(red.isEmpty, "red in the badge's corner on frames \(red)")
+    }
 }

@@ -1,10 +1,12 @@
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensGStreamer
+import StreamLensSigns
 
 /// `streamlensannotate`: the command line's annotations (`--annotate boxes,labels,badge,hud,spotlight`) as an
 /// element. It draws the regions of interest on each buffer — whoever attached them — with the same
-/// ``AnnotationStage`` the command line builds from an ``AnnotationConfiguration``.
+/// ``AnnotationStage`` the command line builds from an ``AnnotationConfiguration``. `badge-region` picks the sign the
+/// badge copies, as `--speed-limits` does on the command line.
 ///
 /// A buffer with nothing to draw (no regions, no badge on show, no HUD or spotlight) goes on untouched; with every
 /// annotation off the element runs in passthrough.
@@ -12,6 +14,7 @@ final class AnnotateElement: DrawingElement, @unchecked Sendable {
     static let corners = "top-left, top-right, bottom-left, bottom-right or off"
 
     private var configuration = AnnotationConfiguration()
+    private var badgeStyle = SpeedLimitBadgeAnnotator.Style.europeanRound
     private var stage: AnnotationStage?
     private var badge: SpeedLimitBadgeAnnotator?
     private var drawsEveryFrame = false
@@ -26,6 +29,9 @@ final class AnnotateElement: DrawingElement, @unchecked Sendable {
         super.init(element: element, rules: [
             PropertyRule("badge", allowed: Self.corners, check: corner),
             PropertyRule("hud", allowed: Self.corners, check: corner),
+            PropertyRule("badge-region", allowed: SpeedLimitSetup.regions.joined(separator: " or ")) { value in
+                SpeedLimitProfile.named(value.stringValue ?? "") == nil ? "no such region" : nil
+            },
         ])
     }
 
@@ -34,6 +40,8 @@ final class AnnotateElement: DrawingElement, @unchecked Sendable {
         configuration = AnnotationConfiguration(
             boxes: bool("boxes"), labels: bool("labels"), speedLimitBadge: string("badge"), hud: string("hud"),
             spotlight: spotlight < 1 ? spotlight : nil)
+        badgeStyle = SpeedLimitProfile.named(string("badge-region") ?? "") == .unitedStates
+            ? .unitedStatesPlate : .europeanRound
         drawsEveryFrame = configuration.spotlight != nil || configuration.hud.map { $0 != "off" } ?? false
         do {
             // Built once here to check the configuration; the stage that draws is built for the negotiated format.
@@ -74,6 +82,6 @@ final class AnnotateElement: DrawingElement, @unchecked Sendable {
 
     private func makeStage(matrix: ColorMatrix) throws(OverlayError) -> AnnotationStage? {
         let figures = figures
-        return try configuration.makeStage(matrix: matrix, hudSnapshot: { figures.snapshot })
+        return try configuration.makeStage(matrix: matrix, hudSnapshot: { figures.snapshot }, badgeStyle: badgeStyle)
     }
 }

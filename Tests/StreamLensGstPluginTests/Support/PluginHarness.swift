@@ -50,18 +50,28 @@ enum PluginHarness {
         return path
     }
 
-    /// A clip of the generated sign test set (scripts/make-sign-testset.sh): raw I420, 640×272, 12.5 fps.
-    static func signClip(_ name: String) throws -> String {
-        let folder = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_TESTSET"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? repositoryRoot.appendingPathComponent(".media-cache/sign-testset").path
+    /// A generated sign test set: European (scripts/make-sign-testset.sh) or US (scripts/make-us-sign-testset.sh).
+    enum SignSet {
+        case europe, unitedStates
+
+        var environmentKey: String { self == .europe ? "STREAMLENS_SIGN_TESTSET" : "STREAMLENS_US_SIGN_TESTSET" }
+        var defaultFolder: String { self == .europe ? ".media-cache/sign-testset" : ".media-cache/us-sign-testset" }
+        var script: String { self == .europe ? "scripts/make-sign-testset.sh" : "scripts/make-us-sign-testset.sh" }
+    }
+
+    /// A clip of a generated sign test set: raw I420, 640×272, 12.5 fps.
+    static func signClip(_ name: String, from set: SignSet = .europe) throws -> String {
+        let folder = ProcessInfo.processInfo.environment[set.environmentKey].flatMap { $0.isEmpty ? nil : $0 }
+            ?? repositoryRoot.appendingPathComponent(set.defaultFolder).path
         let path = URL(fileURLWithPath: folder).appendingPathComponent("\(name).i420").path
-        try #require(FileManager.default.fileExists(atPath: path), "no sign test set: run scripts/make-sign-testset.sh")
+        try #require(FileManager.default.fileExists(atPath: path), "no sign test set: run \(set.script)")
         return path
     }
 
     /// The pipeline head that plays a sign test-set clip.
-    static func signClipSource(_ name: String) throws -> String {
-        "filesrc location=\(try signClip(name)) ! rawvideoparse format=i420 width=640 height=272 framerate=25/2"
+    static func signClipSource(_ name: String, from set: SignSet = .europe) throws -> String {
+        "filesrc location=\(try signClip(name, from: set)) ! rawvideoparse format=i420 width=640 height=272 "
+            + "framerate=25/2"
     }
 
     /// A fresh folder for a test's files.
