@@ -146,6 +146,14 @@ struct SignTrackerTests {
         // A sign that grows as an approached sign does (6 % a frame: the real sets' slowest) is read on every frame.
         let approaching = Self.readFrames(of: (0..<10).map { 24 * pow(1.06, Double($0)) })
         #expect(approaching.allSatisfy { $0 })
+        // An approached sign whose located size jitters (a soft "110" of the second real set: 49, 56, then 52 and 58,
+        // no larger than at its last read) is still read on every frame: it grew by 10 % over the last three.
+        let jittering = Self.readFrames(of: [28, 36, 49, 56, 52, 58, 63])
+        #expect(jittering == Array(repeating: true, count: 7))
+        // A still ring whose size jitters by ±5 % is passed over as before: read again only at 42, 7.7 % above the 39
+        // of its last read.
+        let jitteringStill = Self.readFrames(of: [40, 41, 39, 40, 42, 38, 40.5, 41.5])
+        #expect(jitteringStill == [true, true, true, false, true, false, false, false])
     }
 
     @Test func aTimestampJumpingBackClosesEverything() {
