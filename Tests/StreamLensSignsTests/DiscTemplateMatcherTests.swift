@@ -138,8 +138,12 @@ struct DiscTemplateMatcherTests {
         #expect(decide(90, score: 0.75, margin: 0.04) == 90)
         #expect(decide(90, score: agreement.templateScore - 0.01, margin: 0.04) == nil)
         #expect(decide(90, score: 0.75, margin: agreement.templateMargin - 0.005) == nil)
-        // One glyph is too plain a shape to name alone.
+        // One glyph is too plain a shape to name alone: only with the classifier naming it too, and a wide lead.
         #expect(decide(5, score: 0.9, margin: 0.2) == nil)
+        #expect(decide(5, score: 0.87, margin: 0.2, classifier: .init(value: 5, confidence: 0.81)) == 5)
+        #expect(decide(5, score: 0.87, margin: 0.2, classifier: .init(value: 5, confidence: 0.3)) == nil)
+        #expect(decide(5, score: 0.87, margin: 0.2, classifier: .init(value: nil, confidence: 0.72)) == nil)
+        #expect(decide(5, score: 0.65, margin: 0.10, classifier: .init(value: 5, confidence: 0.9)) == nil)
         // Not a value of the region.
         #expect(decide(90, score: 0.75, margin: 0.04, profile: .unitedStates) == nil)
         // Tesseract's standard crop read another value with some confidence: no; a faint guess does not contradict.

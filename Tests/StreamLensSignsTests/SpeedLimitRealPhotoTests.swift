@@ -119,9 +119,9 @@ struct SpeedLimitRealPhotoTests {
         for (clip, result) in zip(outcome.set.clips, outcome.clips) where clip.kind == "sign" {
             #expect(result.events.count <= clip.signs.count, "\(clip.name) wrote \(result.events.map { "\($0.value)@\($0.start)" })")
         }
-        // The target of issue 9. Not reached yet (SIGNS.md has the figures and what fails): recorded as a known
-        // issue, so this test turns red on its own once the target is met and the wrapper must go.
-        withKnownIssue("recall on real photos is below the 95 % target: see SIGNS.md") {
+        // The target of issue 9. Reached on the second set at 56–150 px (round 23), not yet on the others (SIGNS.md
+        // has the figures and what fails): a known issue that some sets pass. It goes once every set reaches it.
+        withKnownIssue("recall on real photos is below the 95 % target: see SIGNS.md", isIntermittent: true) {
             #expect(Double(counted - missed) >= 0.95 * Double(counted), "\(Self.report(outcome))")
         }
     }

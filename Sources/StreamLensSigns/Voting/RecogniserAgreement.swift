@@ -21,7 +21,8 @@
 ///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
 ///   read spells it in part (``text(_:partlySpells:)``, round 12).
 ///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
-///   compete, so a disc that looks most like a 5 is named nothing.
+///   compete, so a disc that looks most like a 5 is named nothing — unless the classifier names 5 as well, at least
+///   ``singleDigitClassifierConfidence`` sure, and the match leads by ``singleDigitTemplateLead`` (round 23).
 struct RecogniserAgreement: Sendable, Equatable {
     /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
     var vetoConfidence: Double?
@@ -42,6 +43,12 @@ struct RecogniserAgreement: Sendable, Equatable {
     var templateMargin: Double
     /// A template match leading by less than this is silenced when the classifier's likeliest value is another one.
     var classifierVetoLead: Double
+    /// A template match of a one-digit value (a 5) stands only when the classifier names it too at least this sure
+    /// and the match leads every other value by ``singleDigitTemplateLead``. A soft, blown-up "5" of the second real
+    /// set matched 5 by 0.17–0.25 on eight frames, three of them with the classifier sure of 5 (0.81–0.90); the soft
+    /// "30" that matched 5 (by 0.10) had the classifier naming nothing.
+    var singleDigitClassifierConfidence = 0.5
+    var singleDigitTemplateLead = 0.15
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
@@ -119,9 +126,14 @@ struct RecogniserAgreement: Sendable, Equatable {
         templates match: DiscTemplateMatcher.Match, textLine: TextLineRecogniser.Read?, profile: SpeedLimitProfile,
         standardRead: SpeedReading?, classifier verdict: SpeedDiscClassifier.Verdict? = nil
     ) -> SpeedReading? {
-        guard let value = match.value, value >= 10, profile.allows(value), match.score >= templateScore,
+        guard let value = match.value, profile.allows(value), match.score >= templateScore,
             match.margin >= templateMargin
         else { return nil }
+        if value < 10 {
+            guard let verdict, verdict.value == value, verdict.confidence >= singleDigitClassifierConfidence,
+                match.margin >= singleDigitTemplateLead
+            else { return nil }
+        }
         if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
         // The classifier reads the same whole-disc picture independently: its likeliest value, however unsure,
         // silences a narrow template match of another value (a soft, blown-up "30" matched 40 by 0.04–0.05 on three
