@@ -113,7 +113,8 @@ struct BatchCommand: AsyncParsableCommand {
                 let summaryPath = (batchOptions.outputFolder as NSString).appendingPathComponent("batch-summary.html")
                 print("batch: \(final.total) files: \(final.done) done, \(final.failed) failed · \(summaryPath)")
                 for file in files where file.status == .failed {
-                    FileHandle.standardError.write(Data("streamlens: failed: \(file.path): \(file.error ?? "")\n".utf8))
+                    try? FileHandle.standardError.write(
+                        contentsOf: Data("streamlens: failed: \(file.path): \(file.error ?? "")\n".utf8))
                 }
                 return final.failed > 0 ? 1 : 0
             }
@@ -174,13 +175,13 @@ struct BatchArgumentError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// SIGINT/SIGTERM stop a batch gracefully: no new files; running ones stop, keep their outputs as `NAME.partial` and
-/// go back to pending. Every signal is passed on, so a second one stops the children hard.
+/// SIGINT/SIGTERM/SIGHUP stop a batch gracefully: no new files; running ones stop, keep their outputs as
+/// `NAME.partial` and go back to pending. Every signal is passed on, so a second one stops the children hard.
 final class StopSignals {
     private let sources: [any DispatchSourceSignal]
 
     init(onStop: @escaping @Sendable (Int32) -> Void) {
-        sources = [SIGINT, SIGTERM].map { signalNumber in
+        sources = InterruptSignal.stopSignals.map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { onStop(signalNumber) }

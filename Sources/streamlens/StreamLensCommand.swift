@@ -15,6 +15,9 @@ struct StreamLensCommand: AsyncParsableCommand {
     /// instead of ArgumentParser's 64 and usage block. Async, so that async subcommands (`batch`, `status`, `events`)
     /// run.
     static func main() async {
+        // A closed pipe on stdout or stderr (`streamlens … 2>&1 | tee log` stopped with Ctrl-C, `| head -1`) must not
+        // kill a run mid-drain: its writes fail instead, and every write to them ignores the failure.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -32,7 +35,7 @@ struct StreamLensCommand: AsyncParsableCommand {
                     .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
                 let pointer = seeHelp.map { "; " + $0.prefix(1).lowercased() + $0.dropFirst() } ?? ""
                 let line = "streamlens: error: \(message)\(pointer)"
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)

@@ -199,6 +199,28 @@ import StreamLensGStreamer
         #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 })
     }
 
+    /// `streamlens run … 2>&1 | tee log` stopped with Ctrl-C: tee dies too, and the run's next line hit a closed pipe
+    /// — SIGPIPE killed it mid-drain, leaving an MP4 without its index and no report (a QA sweep). A closed terminal or
+    /// SSH session (SIGHUP) killed it the same way. Both now stop the run as Ctrl-C does.
+    @Test(arguments: [SIGINT, SIGHUP])
+    func aRunWhoseOutputPipesAreClosedStillFinishesItsFilesWhenStopped(signal: Int32) async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("live.mp4")
+        let reportPath = folder.appendingPathComponent("report.json")
+        // Not quiet: the progress line is written to the closed stderr every half second.
+        let run = try BackgroundRun(
+            [
+                "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
+                "--output", output.path, "--report", reportPath.path,
+            ], folder: folder, closedPipes: true)
+        #expect(try await waitUntil { fileSize(output.path + ".partial") >= 200_000 }, "the encoder wrote nothing")
+        run.signal(signal)
+        let (result, _) = try await run.finish(within: .seconds(20))
+        #expect(result.status == 130)
+        #expect(try await decode(output).frames.count > 10)
+        #expect(try Report(reportPath).interrupted)
+    }
+
     /// A re-run stopped halfway replaced the earlier run's whole file (250 frames) with its 38: an interrupted run
     /// whose files already exist keeps its own as NAME.partial beside them.
     @Test func anInterruptedRerunLeavesTheEarlierRunsFilesAlone() async throws {

@@ -4,8 +4,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// Counts the user's requests to stop a run (Ctrl-C, SIGTERM). The first asks for a graceful stop: the runner sends
-/// end-of-stream, drains and finalizes the output. The second (or the shutdown grace running out) stops hard.
+/// Counts the user's requests to stop a run (Ctrl-C, SIGTERM, SIGHUP: a closed terminal or a dropped SSH session).
+/// The first asks for a graceful stop: the runner sends end-of-stream, drains and finalizes the output. The second (or
+/// the shutdown grace running out) stops hard.
 ///
 /// ## Thread Safety
 /// An atomic counter; `trigger()` may be called from any thread, including a signal source's queue.
@@ -23,10 +24,13 @@ public final class InterruptSignal: Sendable {
     /// Requests so far.
     public var requests: Int { count.load(ordering: .sequentiallyConsistent) }
 
-    /// Routes SIGINT and SIGTERM to this counter for the life of the process (the default handlers would kill the
-    /// run before the output is finalized and the report written).
+    /// The signals that ask a run or a batch to stop.
+    public static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Routes ``stopSignals`` to this counter for the life of the process (the default handlers would kill the run
+    /// before the output is finalized and the report written).
     public func installSignalHandlers() {
-        for number in [SIGINT, SIGTERM] {
+        for number in Self.stopSignals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             // Signals that arrive before the handler runs are coalesced; `data` says how many there were. (The

@@ -29,7 +29,8 @@ public actor BatchProgress {
         framesThisRun += frames
         if fileFailed { failed += 1 }
         guard enabled else { return }
-        FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + line + (terminal ? "" : "\n")).utf8))
+        let text = (terminal ? "\r\u{1B}[K" : "") + line + (terminal ? "" : "\n")
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
     /// The progress line, e.g. `batch: 4/6 files (1 failed) · 812 frames/s · ETA 0:42`.
@@ -51,11 +52,11 @@ public actor BatchProgress {
 
     /// Ends the progress line (a terminal's line is left in place).
     public func end() {
-        if enabled, terminal, filesThisRun > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if enabled, terminal, filesThisRun > 0 { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
     }
 
     /// A one-line notice (lost leases).
     nonisolated func note(_ message: String) {
-        FileHandle.standardError.write(Data("streamlens batch: \(message)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("streamlens batch: \(message)\n".utf8))
     }
 }

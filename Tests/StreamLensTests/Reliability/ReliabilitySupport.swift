@@ -70,7 +70,9 @@ final class BackgroundRun: @unchecked Sendable {
     private let outputFile: URL
     private let errorFile: URL
 
-    init(_ arguments: [String], folder: URL, prefix: [String] = []) throws {
+    /// `closedPipes`: stdout and stderr are pipes whose reading ends are closed at once (a `| tee log` that Ctrl-C
+    /// stopped, a `| head -1` that has its line): every write to them fails; the result's outputs are empty.
+    init(_ arguments: [String], folder: URL, prefix: [String] = [], closedPipes: Bool = false) throws {
         outputFile = folder.appendingPathComponent("stdout.txt")
         errorFile = folder.appendingPathComponent("stderr.txt")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
@@ -83,6 +85,15 @@ final class BackgroundRun: @unchecked Sendable {
             process.arguments = Array(prefix.dropFirst()) + [streamlensExecutable.path] + arguments
         }
         process.currentDirectoryURL = folder
+        if closedPipes {
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            try output.fileHandleForReading.close()
+            try errors.fileHandleForReading.close()
+            return
+        }
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
