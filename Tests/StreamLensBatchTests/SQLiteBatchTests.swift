@@ -149,9 +149,13 @@ import StreamLensBatch
         try #require(made.status == 0, "\(made.standardError)")
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let names = ["long.mp4", "long.events.jsonl", "long.vtt", "long.report.json"]
-        let good = Data("an earlier run's good file".utf8)
-        for name in names { try good.write(to: output.appendingPathComponent(name)) }
+        // An earlier run's files, each as such a file starts (a run replaces only its own kind of file).
+        let earlier = [
+            "long.mp4": "an earlier run's good video", "long.events.jsonl": "{\"type\":\"object\"}\n",
+            "long.vtt": "WEBVTT\n\n", "long.report.json": "{\"run\":{}}",
+        ].mapValues { Data($0.utf8) }
+        let names = earlier.keys.sorted()
+        for (name, data) in earlier { try data.write(to: output.appendingPathComponent(name)) }
 
         let batch = try startStreamlens(
             ["batch", inputs.path, "--output-dir", output.path, "--workers", "1", "--detector", "hog",
@@ -168,7 +172,7 @@ import StreamLensBatch
         #expect(ended && batch.terminationStatus == 130, "status \(batch.terminationStatus)")
         #expect(stopTime < 10, "the batch took \(stopTime) s to stop")
         for name in names {
-            #expect(try Data(contentsOf: output.appendingPathComponent(name)) == good, "\(name) was replaced")
+            #expect(try Data(contentsOf: output.appendingPathComponent(name)) == earlier[name], "\(name) was replaced")
         }
         // The child stopped partway: its report, kept partial, says so.
         let reportData = try Data(contentsOf: output.appendingPathComponent("long.report.json.partial"))

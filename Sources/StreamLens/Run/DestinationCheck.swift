@@ -11,7 +11,8 @@ import Glibc
 /// pipeline file.
 /// Files written: the output file and its `NAME.partial`, `location=` values in a sink description (filesink,
 /// multifilesink, splitmuxsink, hlssink2's `playlist-location`…), and the report, timeline, HTML, events and
-/// subtitles files with their partial names.
+/// subtitles files with their partial names. A re-run replaces these files freely, but never an existing file that
+/// is not of their kind (``SideFileKind``): `--events drive.mp4` would empty a recording.
 enum DestinationCheck {
     static func check(_ configuration: RunConfiguration) throws(RunError) {
         let reads = inputFiles(configuration.input)
@@ -29,6 +30,9 @@ enum DestinationCheck {
                 let how = FileOnDisk.sameFile(written.path, pipelineFile)
             {
                 throw .outputIsPipelineFile(option: written.option, path: written.path, how: how)
+            }
+            if let kind = written.kind, !kind.matches(fileAt: written.path) {
+                throw .outputWouldReplaceOtherFile(option: written.option, path: written.path, kind: kind.description)
             }
         }
         for (index, first) in writes.enumerated() {
@@ -52,6 +56,42 @@ enum DestinationCheck {
         /// StreamLens writes it as NAME.partial and renames it, so it must be (or become) a regular file; a sink
         /// description may write where it likes (a FIFO, a device).
         var replacedByRename = true
+        /// What an existing file under this name must look like to be replaced (nil: anything, as for the video).
+        var kind: SideFileKind?
+    }
+
+    /// The kinds of file a run writes beside its video, each recognised by how it starts, so that a re-run replaces
+    /// its own earlier file and nothing else.
+    enum SideFileKind: CustomStringConvertible {
+        case jsonReport, timeline, htmlPage, eventLines, subtitles
+
+        var description: String {
+            switch self {
+            case .jsonReport: "a StreamLens report (JSON)"
+            case .timeline: "a StreamLens timeline (CSV)"
+            case .htmlPage: "an HTML page"
+            case .eventLines: "a StreamLens events file (JSON lines)"
+            case .subtitles: "a WebVTT file"
+            }
+        }
+
+        /// Whether the file at `path` may be replaced: it does not exist, is not a regular file (judged elsewhere),
+        /// is empty, or starts as this kind of file does.
+        func matches(fileAt path: String) -> Bool {
+            guard FileOnDisk.nonRegularKind(at: path) == nil, let handle = FileHandle(forReadingAtPath: path) else {
+                return true
+            }
+            defer { try? handle.close() }
+            let start = (try? handle.read(upToCount: 64)) ?? Data()
+            let text = String(decoding: start, as: UTF8.self).drop { $0.isWhitespace }
+            guard !text.isEmpty else { return true }
+            switch self {
+            case .jsonReport, .eventLines: return text.hasPrefix("{")
+            case .timeline: return text.hasPrefix("index,pts_ms,")
+            case .htmlPage: return text.lowercased().hasPrefix("<!doctype html") || text.lowercased().hasPrefix("<html")
+            case .subtitles: return text.hasPrefix("WEBVTT")
+            }
+        }
     }
 
     static func inputFiles(_ input: InputSource) -> [String] {
@@ -77,13 +117,13 @@ enum DestinationCheck {
                 WrittenFile(option: "--output", path: $0, replacedByRename: false)
             }
         }
-        let reports: [(String, String?)] = [
-            ("--report", configuration.reportPath), ("--timeline", configuration.timelinePath),
-            ("--html", configuration.htmlPath), ("--events", configuration.eventsPath),
-            ("--subtitles", configuration.subtitlesPath),
+        let reports: [(String, String?, SideFileKind)] = [
+            ("--report", configuration.reportPath, .jsonReport), ("--timeline", configuration.timelinePath, .timeline),
+            ("--html", configuration.htmlPath, .htmlPage), ("--events", configuration.eventsPath, .eventLines),
+            ("--subtitles", configuration.subtitlesPath, .subtitles),
         ]
-        for case (let option, let path?) in reports {
-            files.append(WrittenFile(option: option, path: path))
+        for case (let option, let path?, let kind) in reports {
+            files.append(WrittenFile(option: option, path: path, kind: kind))
             files.append(WrittenFile(option: option, path: PartialFile(path: path).partialPath))
         }
         return files

@@ -44,6 +44,9 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputsCollide(path: String, first: String, second: String)
     /// An output path exists and is not a regular file (a folder, a FIFO, a device).
     case outputNotAFile(option: String, path: String, kind: String)
+    /// A report, timeline, events or subtitles path names an existing file that is not of that kind (a video typed
+    /// where the events file goes): replacing it would destroy it.
+    case outputWouldReplaceOtherFile(option: String, path: String, kind: String)
     /// The input has streams, but none of them is video (an audio-only file).
     case inputHasNoVideo(input: String)
     /// The run was interrupted before its first frame.
@@ -101,6 +104,9 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(first) and \(second) both write '\(path)'; give each its own file"
         case .outputNotAFile(let option, let path, let kind):
             "\(option) '\(path)' exists and is \(kind); give the name of a regular file"
+        case .outputWouldReplaceOtherFile(let option, let path, let kind):
+            "\(option) '\(path)' exists and is not \(kind); writing it would destroy it: choose another name or "
+                + "remove the file"
         case .inputHasNoVideo(let input):
             "input '\(input)' has no video stream (audio or data only); give a file with video"
         case .interruptedBeforeStart:
@@ -121,7 +127,7 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// argument errors exit 2 before a run starts).
     public var exitStatus: Int32 {
         switch self {
-        case .outputIsInput, .outputIsPipelineFile, .outputsCollide, .outputNotAFile: 2
+        case .outputIsInput, .outputIsPipelineFile, .outputsCollide, .outputNotAFile, .outputWouldReplaceOtherFile: 2
         case .interruptedBeforeStart: 130
         default: 1
         }

@@ -139,10 +139,37 @@ import Glibc
     static let sideFiles = ["events.jsonl", "limits.vtt", "timeline.csv"]
     static let sideFileArguments = ["--events", "events.jsonl", "--subtitles", "limits.vtt", "--timeline", "timeline.csv"]
 
-    static func writeGoodSideFiles(in folder: URL) throws -> Data {
-        let good = Data("an earlier run's\n".utf8)
-        for name in sideFiles { try good.write(to: folder.appendingPathComponent(name)) }
+    /// Writes an earlier run's files under ``sideFiles``' names (each as such a file starts: a run replaces only its
+    /// own kind of file) and returns them by name.
+    static func writeGoodSideFiles(in folder: URL) throws -> [String: Data] {
+        let good = [
+            "events.jsonl": Data("{\"type\":\"speed_limit\",\"value\":50}\n".utf8),
+            "limits.vtt": Data("WEBVTT\n\n".utf8),
+            "timeline.csv": Data("index,pts_ms,arrival_ms\n0,0.000,1.000\n".utf8),
+        ]
+        for (name, data) in good { try data.write(to: folder.appendingPathComponent(name)) }
         return good
+    }
+
+    /// `--events drive.mp4` (a slip of the keyboard) emptied the recording: a report, timeline, page, events or
+    /// subtitles name that holds another kind of file is refused before anything opens, and the file stays.
+    @Test(arguments: ["--report", "--timeline", "--html", "--events", "--subtitles"])
+    func aSideFileNeverReplacesAnotherKindOfFile(option: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let recording = folder.appendingPathComponent("yesterday.mp4")
+        try FileManager.default.copyItem(at: try await Corpus.file("odd-641x361-444.mp4"), to: recording)
+        let original = try Data(contentsOf: recording)
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", input.path, "--output", "null", "--quiet", "--speed-limits", "eu", option, recording.path],
+            in: folder, limit: .seconds(20))
+        #expect(result.status == 2, "stderr: \(result.standardError)")
+        #expect(result.standardError.hasPrefix("streamlens: error: \(option) '\(recording.path)' exists and is not "),
+                "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("writing it would destroy it"), "stderr: \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+        #expect(seconds < 10)
+        #expect(try Data(contentsOf: recording) == original, "the recording changed")
     }
 
     /// A run that fails part-way leaves its work as `NAME.partial` and the good files already under the names —
@@ -163,7 +190,7 @@ import Glibc
         #expect(result.standardError.contains("identity"), "stderr: \(result.standardError)")
         #expect(try Data(contentsOf: output) == good)
         for name in Self.sideFiles {
-            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile, "\(name)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile[name], "\(name)")
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".partial").path))
             #expect(result.standardOutput.contains("\(name).partial: the run did not finish"), "stdout: \(result.standardOutput)")
         }
@@ -207,7 +234,7 @@ import Glibc
         #expect(result.status == 1)
         #expect(result.standardError.contains("does not exist"), "stderr: \(result.standardError)")
         for name in Self.sideFiles {
-            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile, "\(name)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == goodSideFile[name], "\(name)")
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".partial").path))
         }
     }
