@@ -31,10 +31,22 @@ final class AnalysisOutputs {
         }
     }
 
+    /// The files whose writing failed (a full disk), with the reason; their rows stop there.
+    var writeFailures: [(path: String, reason: String)] {
+        files.compactMap { file, what in
+            let failure = what == "events" ? events.writeFailure : subtitles?.writeFailure
+            return failure.map { (file.destination, $0) }
+        }
+    }
+
     /// Closes the files and settles them as the run ended; returns a summary line for each file kept as `.partial`.
     func close(after ending: RunEnding) -> [String] {
         events.close()
         subtitles?.close()
-        return files.compactMap { $0.file.settle(after: ending, what: $0.what) }
+        let failures = writeFailures
+        return files.compactMap { file, what in
+            file.settle(
+                after: ending, what: what, writeFailure: failures.first { $0.path == file.destination }?.reason)
+        }
     }
 }

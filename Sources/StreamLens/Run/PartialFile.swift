@@ -43,9 +43,13 @@ struct PartialFile: Sendable, Equatable {
 
     /// Settles a file written alongside a run (events, subtitles, timeline) as the run ended: renamed after a run
     /// that finished or was interrupted (its rows are all there); kept as `NAME.partial` after a run that failed
-    /// partway, removed after one that failed before its first frame — so a failed run never replaces a good file.
-    /// Returns the summary line for a kept file, `what` naming it ("events").
-    func settle(after ending: RunEnding, what: String) -> String? {
+    /// partway or when writing the file failed (`writeFailure`: its rows stop there), removed after a run that failed
+    /// before its first frame — so a failed run never replaces a good file. Returns the summary line for a kept
+    /// file, `what` naming it ("events").
+    func settle(after ending: RunEnding, what: String, writeFailure: String? = nil) -> String? {
+        if let writeFailure, ending != .failedBeforeStart {
+            return "\(what) kept as \(partialPath): writing it failed (\(writeFailure)), so it keeps its .partial name"
+        }
         switch ending {
         case .finished:
             do { try commit() } catch { return "\(what) kept as \(partialPath): \(error)" }

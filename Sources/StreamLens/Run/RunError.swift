@@ -35,6 +35,9 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputFailed(detail: String)
     /// A file StreamLens writes (report, events) could not be written.
     case cannotWrite(path: String, reason: String)
+    /// Writing files that grow with the run (timeline, events, subtitles) failed partway (a full disk): they keep
+    /// their `.partial` names, and their rows stop there.
+    case filesIncomplete(paths: [String], reason: String)
     /// An output (`--output`, a sink's `location=`, a report file…) is the input file itself: the same path, a
     /// symlink to it, or a hard link of it. `how` says which.
     case outputIsInput(option: String, path: String, input: String, how: String)
@@ -96,6 +99,9 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "the output failed: \(detail); the report counts the frames it did not get as stream_error"
         case .cannotWrite(let path, let reason):
             "cannot write '\(path)': \(reason)"
+        case .filesIncomplete(let paths, let reason):
+            "writing \(paths.map { "'\($0)'" }.joined(separator: ", ")) failed partway (\(reason)): what was written is "
+                + "kept as NAME.partial; check the disk and run again"
         case .outputIsInput(let option, let path, let input, let how):
             "\(option) '\(path)' is the input '\(input)' (\(how)); writing it would destroy the input: choose another name"
         case .outputIsPipelineFile(let option, let path, let how):

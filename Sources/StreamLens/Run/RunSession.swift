@@ -59,7 +59,9 @@ public final class RunSession {
         var ending = RunEnding.failedBeforeStart
         defer {
             timeline?.close()
-            if let line = timelineFile?.settle(after: ending, what: "timeline") { print(line) }
+            if let line = timelineFile?.settle(after: ending, what: "timeline", writeFailure: timeline?.writeFailure) {
+                print(line)
+            }
         }
         let outputs: AnalysisOutputs
         do { outputs = try AnalysisOutputs(configuration: configuration) } catch {
@@ -141,23 +143,32 @@ public final class RunSession {
         } else if outcome.outputFrames > 0 {
             ending = .stoppedPartway
         }
+        // Files that grow with the run and could not be written to its end (a full disk) fail it: their last rows are
+        // flushed now, and they keep their .partial names.
+        timeline?.close()
+        var incomplete = outputs.writeFailures
+        if let path = configuration.timelinePath, let reason = timeline?.writeFailure {
+            incomplete.insert((path, reason), at: 0)
+        }
+        let filesError = incomplete.first.map { RunError.filesIncomplete(paths: incomplete.map(\.path), reason: $0.reason) }
+        let error = outcome.error ?? filesError
         var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
-        if outcome.error != nil { status = ExitStatus.failure }
+        if error != nil { status = ExitStatus.failure }
         guard configuration.statistics else {
             print("frames output \(outcome.outputFrames) (statistics off)")
             RunSummary.outputLines(outcome).forEach { print($0) }
-            if let error = outcome.error { printError(error) }
+            if let error { printError(error) }
             return status
         }
         recorder.finish(at: clock.now())
         var report = recorder.makeReport(context: context(
-            live: outcome.live, policy: outcome.policy, interrupted: outcome.interrupted, error: outcome.error,
+            live: outcome.live, policy: outcome.policy, interrupted: outcome.interrupted, error: error,
             outcome: outcome))
         if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
         if outcome.timestampRepairs > 0 { report.frames.timestampRepairs = outcome.timestampRepairs }
         print(RunSummary.render(report, copies: outcome.copies))
         RunSummary.outputLines(outcome).forEach { print($0) }
-        if let error = outcome.error { printError(error) }
+        if let error { printError(error) }
         // A stage that never worked is a failed run, though the video went through: what was asked was not done.
         if let (name, stage) = report.analysis.sorted(by: { $0.key < $1.key })
             .first(where: { $0.value.completed == 0 && $0.value.failed > 0 })

@@ -13,6 +13,7 @@ public final class EventLog: Sendable {
     public typealias Listener = @Sendable (any Encodable) -> Void
 
     private let handle: Mutex<FileHandle?>
+    private let firstWriteFailure = Mutex<String?>(nil)
     private let encoder: JSONEncoder
     private let listener: Listener?
     public let path: String?
@@ -40,12 +41,24 @@ public final class EventLog: Sendable {
     public func emit<Event: Encodable>(_ event: Event) {
         listener?(event)
         guard let data = try? encoder.encode(event) else { return }
-        handle.withLock { file in
-            guard let file else { return }
-            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost event must not end the run.
-            try? file.write(contentsOf: data + [0x0A])
+        handle.withLock { openFile in
+            guard let file = openFile else { return }
+            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost event must not stop the
+            // video, but the run fails at its end and the file keeps its .partial name (``writeFailure``). Nothing
+            // is written after a failed line.
+            let lineStart = try? file.offset()
+            do { try file.write(contentsOf: data + [0x0A]) } catch {
+                firstWriteFailure.withLock { $0 = $0 ?? WriteFailure.reason(of: error) }
+                // A line cut short (a full disk) is removed: the file ends with a whole event.
+                if let lineStart { try? file.truncate(atOffset: lineStart) }
+                try? file.close()
+                openFile = nil
+            }
         }
     }
+
+    /// Why writing the file failed (its events from then on are lost), or nil.
+    public var writeFailure: String? { firstWriteFailure.withLock { $0 } }
 
     /// Closes the file; later events are discarded.
     public func close() {

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensCore
 import Synchronization
 
 /// Writes speed-limit events as WebVTT subtitles (`--subtitles PATH.vtt`) that any player shows beside the video.
@@ -13,7 +14,7 @@ public final class WebVTTWriter: Sendable {
     public let path: String
     /// Shortest time a cue stays on screen, in seconds.
     public let minimumCueDuration: Double
-    private let state: Mutex<(file: FileHandle?, cues: Int)>
+    private let state: Mutex<(file: FileHandle?, cues: Int, failure: String?)>
 
     /// Creates (truncating) `path` and writes the header.
     public init(path: String, minimumCueDuration: Double = 2) throws {
@@ -24,7 +25,7 @@ public final class WebVTTWriter: Sendable {
             let file = FileHandle(forWritingAtPath: path)
         else { throw SignsError.cannotOpenSubtitles(path: path) }
         file.seekToEndOfFile()
-        state = Mutex((file, 0))
+        state = Mutex((file, 0, nil))
     }
 
     /// Appends a cue showing `text` from `start` to `end` seconds (stretched to ``minimumCueDuration``).
@@ -37,10 +38,21 @@ public final class WebVTTWriter: Sendable {
             guard let file = state.file else { return }
             state.cues += 1
             let cue = "\(state.cues)\n\(Self.timestamp(start)) --> \(Self.timestamp(end))\n\(body)\n\n"
-            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost cue must not end the run.
-            try? file.write(contentsOf: Data(cue.utf8))
+            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost cue must not stop the video,
+            // but the run fails at its end and the file keeps its .partial name (``writeFailure``).
+            let cueStart = try? file.offset()
+            do { try file.write(contentsOf: Data(cue.utf8)) } catch {
+                state.failure = WriteFailure.reason(of: error)
+                // A cue cut short (a full disk) is removed: the file ends with whole cues.
+                if let cueStart { try? file.truncate(atOffset: cueStart) }
+                try? file.close()
+                state.file = nil
+            }
         }
     }
+
+    /// Why writing the file failed (its cues from then on are lost), or nil.
+    public var writeFailure: String? { state.withLock { $0.failure } }
 
     /// Appends the cue for a speed-limit event.
     public func append(_ event: SpeedLimitEvent) {

@@ -30,6 +30,8 @@ public final class TimelineWriter: Sendable {
         var file: FileHandle?
         var buffer: [UInt8]
         var rows = 0
+        /// Bytes on disk: where a failed write is cut back to, so the file ends with a whole row.
+        var bytesWritten: UInt64 = 0
         var writeError: String?
     }
 
@@ -49,6 +51,9 @@ public final class TimelineWriter: Sendable {
 
     /// Rows appended so far (not counting the header).
     public var rowCount: Int { state.withLock { $0.rows } }
+
+    /// Why writing failed (rows from then on are lost: none is written after it), or nil.
+    public var writeFailure: String? { state.withLock { $0.writeError } }
 
     /// The first write error, if writing failed (rows after it are lost).
     public var failure: StatsError? {
@@ -111,11 +116,15 @@ public final class TimelineWriter: Sendable {
 
     private static func writeBuffer(_ state: inout State) {
         defer { state.buffer.removeAll(keepingCapacity: true) }
-        guard let file = state.file, !state.buffer.isEmpty else { return }
+        // After a failed write the rows stop: a timeline with a hole would look whole.
+        guard let file = state.file, !state.buffer.isEmpty, state.writeError == nil else { return }
         do {
             try file.write(contentsOf: state.buffer)
+            state.bytesWritten += UInt64(state.buffer.count)
         } catch {
-            if state.writeError == nil { state.writeError = String(describing: error) }
+            state.writeError = WriteFailure.reason(of: error)
+            // A write cut short (a full disk) may end mid-row: the rows before it stay, whole.
+            try? file.truncate(atOffset: state.bytesWritten)
         }
     }
 }

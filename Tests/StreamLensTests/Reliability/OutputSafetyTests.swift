@@ -267,9 +267,8 @@ import Glibc
         }
     }
 
-    /// A full disk (a 1 MiB tmpfs; 6 s of noise at x264's default 2 Mbit/s need 1.5 MB): the run fails with one line naming the cause, the good file there stays.
-    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func aFullDiskFailsCleanly() async throws {
-        let folder = try makeTemporaryFolder()
+    /// A 1 MiB tmpfs in `folder` (unmounted by the returned closure).
+    static func mountSmallDisk(in folder: URL) throws -> (disk: URL, unmount: () -> Void) {
         let disk = folder.appendingPathComponent("small disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
         let mount = Process()
@@ -278,13 +277,54 @@ import Glibc
         try mount.run()
         mount.waitUntilExit()
         try #require(mount.terminationStatus == 0, "this machine does not allow mounting a tmpfs")
-        defer {
+        return (disk, {
             let unmount = Process()
             unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
             unmount.arguments = [disk.path]
             try? unmount.run()
             unmount.waitUntilExit()
+        })
+    }
+
+    /// A timeline and events file on a disk that fills up were cut off mid-row under their final names, and the run
+    /// said "output written", exit 0 (a QA sweep). Now the run fails with one line naming them and the cause, and
+    /// they keep their .partial names with whole rows up to the failure.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func sideFilesOnAFullDiskFailTheRun() async throws {
+        let folder = try makeTemporaryFolder()
+        let (disk, unmount) = try Self.mountSmallDisk(in: folder)
+        defer { unmount() }
+        // 8 KiB left: room for the first 100 or so of the 250 timeline rows, and for a few events.
+        try Data(repeating: 0, count: 1024 * 1024 - 8 * 1024).write(to: disk.appendingPathComponent("filler"))
+        let timeline = disk.appendingPathComponent("timeline.csv"), events = disk.appendingPathComponent("events.jsonl")
+        let (result, _) = try await timedRun(
+            ["run", "--input", DetectionRunTests.pedestrians.path, "--output", "null", "--quiet", "--detector", "hog",
+             "--timeline", timeline.path, "--events", events.path, "--report", "report.json"],
+            in: folder, limit: .seconds(120))
+        #expect(result.status == 1, "stderr: \(result.standardError)")
+        #expect(result.standardError.hasPrefix("streamlens: error: writing '\(timeline.path)'"), "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("No space left on device"), "stderr: \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: timeline.path))
+        #expect(result.standardOutput.contains("timeline kept as \(timeline.path).partial: writing it failed"),
+                "stdout: \(result.standardOutput)")
+        // What is kept ends with whole rows and events (the timeline is written in 64 KiB pieces: here none fitted).
+        let rows = try String(contentsOfFile: timeline.path + ".partial", encoding: .utf8).split(separator: "\n")
+        #expect(rows.count < 250, "\(rows.count) rows")
+        #expect(rows.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 10 }, "\(rows.suffix(2))")
+        let eventData = try Data(contentsOf: URL(fileURLWithPath: events.path + ".partial"))
+        #expect(eventData.isEmpty || eventData.last == UInt8(ascii: "\n"))
+        for line in eventData.split(separator: UInt8(ascii: "\n")) {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line))) != nil, "\(String(decoding: line, as: UTF8.self))")
         }
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.error?.contains("failed partway") == true, "\(report.error ?? "no error")")
+    }
+
+    /// A full disk (a 1 MiB tmpfs; 6 s of noise at x264's default 2 Mbit/s need 1.5 MB): the run fails with one line naming the cause, the good file there stays.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func aFullDiskFailsCleanly() async throws {
+        let folder = try makeTemporaryFolder()
+        let (disk, unmount) = try Self.mountSmallDisk(in: folder)
+        defer { unmount() }
         let output = disk.appendingPathComponent("out.mkv")
         let good = Data(repeating: 7, count: 1000)
         try good.write(to: output)
