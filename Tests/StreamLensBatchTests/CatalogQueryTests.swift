@@ -42,6 +42,8 @@ import StreamLensBatch
         (["events", "--catalog", "postgresql://host-without-user/db"], "streamlens: error: bad catalog 'postgresql://host-without-user/db'"),
         (["status", "--catalog", "sqlite:/nonexistent/catalog.sqlite"], "streamlens: error: cannot open catalog sqlite:/nonexistent/catalog.sqlite: no such file"),
         (["batch", "/dev/null", "--output-dir", "/tmp/streamlens-batch-bad-url", "--catalog", "redis://localhost"], "streamlens: error: bad catalog 'redis://localhost'"),
+        // The password is not repeated on a terminal or in a log (a QA sweep found it echoed).
+        (["status", "--catalog", "postgresql://qa:secret@127.0.0.1:notaport/cat2"], "streamlens: error: bad catalog 'postgresql://qa:***@127.0.0.1:notaport/cat2'"),
     ])
     func badCatalogIsOneLineAndExitOne(arguments: [String], message: String) async throws {
         let result = try await streamlens(arguments)

@@ -12,7 +12,8 @@ public enum CatalogError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badLocation(let text):
-            "bad catalog '\(text)': use sqlite:PATH or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
+            "bad catalog '\(Self.maskingPassword(in: text))': use sqlite:PATH or "
+                + "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
         case .cannotOpen(let location, let reason):
             "cannot open catalog \(location): \(reason)"
         case .queryFailed(let location, let reason):
@@ -21,5 +22,14 @@ public enum CatalogError: Error, Sendable, CustomStringConvertible {
             "'\(name)' in '\(folder)' is already the output of '\(path)' (an earlier batch); its outputs would be "
                 + "replaced: give this batch another --output-dir"
         }
+    }
+
+    /// `text` with the password of a `scheme://USER:PASSWORD@…` location replaced by `***`: an error line goes to
+    /// logs and terminals that others read.
+    static func maskingPassword(in text: String) -> String {
+        guard let schemeEnd = text.range(of: "://"), let at = text[schemeEnd.upperBound...].lastIndex(of: "@"),
+            let colon = text[schemeEnd.upperBound..<at].firstIndex(of: ":")
+        else { return text }
+        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
     }
 }
