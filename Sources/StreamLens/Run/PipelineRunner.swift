@@ -223,6 +223,11 @@ public final class PipelineRunner {
             }
         }
         guard hasFrames else {
+            if outcome.outputFrames > 0, FileOnDisk.size(of: file.partialPath) == nil, outcome.error == nil {
+                // Frames went into a file that is no longer there (deleted, or its folder, while the run wrote it):
+                // whatever the run did, nothing of it is kept.
+                outcome.error = .outputRemoved(path: file.partialPath)
+            }
             file.discard()
             return OutputFileReport(path: file.partialPath, state: .removed)
         }

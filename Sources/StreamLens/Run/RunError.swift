@@ -33,6 +33,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case noFrames(input: String, waited: Duration)
     /// An element of the output pipeline failed during the run (encoder, muxer, sink).
     case outputFailed(detail: String)
+    /// The file the output was written to disappeared during the run (deleted, or its folder).
+    case outputRemoved(path: String)
     /// A file StreamLens writes (report, events) could not be written.
     case cannotWrite(path: String, reason: String)
     /// Writing files that grow with the run (timeline, events, subtitles) failed partway (a full disk): they keep
@@ -97,6 +99,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "input '\(input)' produced no video frame in \(Int(waited.seconds)) s; check that it has a video stream"
         case .outputFailed(let detail):
             "the output failed: \(detail); the report counts the frames it did not get as stream_error"
+        case .outputRemoved(let path):
+            "'\(path)' was removed while the run was writing it: nothing of the output is kept; run again"
         case .cannotWrite(let path, let reason):
             "cannot write '\(path)': \(reason)"
         case .filesIncomplete(let paths, let reason):

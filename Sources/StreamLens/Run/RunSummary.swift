@@ -63,6 +63,8 @@ enum RunSummary {
                 lines.append("output written without its index (stopped hard; Matroska plays as written): \(file.path)")
             case .partial:
                 lines.append("output kept as \(file.path): the run did not finish, so it keeps its .partial name")
+            case .removed where outcome.outputFrames > 0:
+                lines.append("output lost: its file was removed while the run wrote it")
             case .removed:
                 lines.append("output not written: no frame reached it")
             }

@@ -267,6 +267,31 @@ import Glibc
         }
     }
 
+    /// An output file deleted while the run wrote it: the run said "output not written: no frame reached it" and
+    /// exited 0 (a QA sweep). Now it fails with one line saying the file was removed.
+    @Test func anOutputRemovedDuringTheRunFailsIt() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("live.mkv")
+        let reportPath = folder.appendingPathComponent("report.json")
+        let run = try BackgroundRun(
+            [
+                "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
+                "--output", output.path, "--quiet", "--report", reportPath.path,
+            ], folder: folder)
+        #expect(try await waitUntil { fileSize(output.path + ".partial") >= 100_000 }, "the encoder wrote nothing")
+        #expect(unlink(output.path + ".partial") == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        run.signal(SIGINT)
+        let (result, _) = try await run.finish(within: .seconds(20))
+        #expect(result.status == 1, "stderr: \(result.standardError)")
+        // After the interrupt's own notice, one error line.
+        #expect(result.standardError.hasSuffix("\nstreamlens: error: '\(output.path).partial' was removed while the run "
+            + "was writing it: nothing of the output is kept; run again\n"), "stderr: \(result.standardError)")
+        #expect(result.standardError.components(separatedBy: "error:").count == 2, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("output lost: its file was removed"), "stdout: \(result.standardOutput)")
+        #expect(try Report(reportPath).error?.contains("was removed") == true)
+    }
+
     /// A 1 MiB tmpfs in `folder` (unmounted by the returned closure).
     static func mountSmallDisk(in folder: URL) throws -> (disk: URL, unmount: () -> Void) {
         let disk = folder.appendingPathComponent("small disk")
