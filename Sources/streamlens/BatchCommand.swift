@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StreamLens
 import StreamLensBatch
+import Synchronization
 
 /// `streamlens batch INPUT... --output-dir DIR [run options]`: every file through `run`, remembered in a catalog.
 struct BatchCommand: AsyncParsableCommand {
@@ -93,8 +94,13 @@ struct BatchCommand: AsyncParsableCommand {
                 total: counts.total, alreadyFinished: counts.done + counts.failed, alreadyFailed: counts.failed,
                 enabled: batchOptions.showProgress)
             let runner = BatchRunner(catalog: catalog, options: batchOptions, progress: progress)
-            let signals = StopSignals { signal in runner.stop(passing: signal) }
+            let watchdog = StopWatchdog(runner: runner)
+            let signals = StopSignals { signal in
+                runner.stop(passing: signal)
+                watchdog.arm()
+            }
             let ending = try await runner.run()
+            watchdog.disarm()
             signals.cancel()
             await progress.end()
             let files = try await catalog.files()
@@ -193,6 +199,45 @@ final class StopSignals {
     func cancel() {
         for source in sources { source.cancel() }
     }
+}
+
+/// A stopped batch whose children have all ended waits only for the catalog to take their files back; a catalog
+/// whose server went away kept a Ctrl-C waiting for its 30 s limit and then ended the batch as failed. After
+/// ``patience`` with no child left, the batch ends anyway, interrupted (exit 130): its files stay claimed until
+/// their leases expire, and the next run takes them over.
+final class StopWatchdog: Sendable {
+    static let patience: Duration = .seconds(3)
+    private let runner: BatchRunner
+    private let armed = Atomic<Bool>(false)
+    private let disarmed = Atomic<Bool>(false)
+
+    init(runner: BatchRunner) { self.runner = runner }
+
+    /// Starts watching (once; later calls do nothing).
+    func arm() {
+        guard !armed.exchange(true, ordering: .relaxed) else { return }
+        Thread.detachNewThread { [self] in
+            var idleSince: ContinuousClock.Instant?
+            while !disarmed.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: 0.2)
+                guard runner.runningChildren == 0 else {
+                    idleSince = nil
+                    continue
+                }
+                let now = ContinuousClock.now
+                if let idleSince, now - idleSince >= Self.patience, !disarmed.load(ordering: .relaxed) {
+                    printError(
+                        "stopped; the catalog did not answer, so the files in progress stay claimed until their "
+                            + "lease expires (the next run takes them over)")
+                    exit(130)
+                }
+                if idleSince == nil { idleSince = now }
+            }
+        }
+    }
+
+    /// The batch ended by itself: nothing to do.
+    func disarm() { disarmed.store(true, ordering: .relaxed) }
 }
 
 /// One error line from a message.

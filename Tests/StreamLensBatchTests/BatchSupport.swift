@@ -90,6 +90,21 @@ func startStreamlens(_ arguments: [String], log: URL) throws -> Process {
     return process
 }
 
+/// A folder `in` holding `long.mp4`: 1200 frames of real footage, tens of seconds of HOG on every frame
+/// (`--analysis-interval 0`), far longer than a stop may take.
+func makeLongClipFolder(in folder: URL) async throws -> URL {
+    let inputs = folder.appendingPathComponent("in")
+    try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+    let made = try await runCommand("/usr/bin/gst-launch-1.0", [
+        "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent("vtest.avi").path)", "!", "decodebin", "!",
+        "videoconvert", "!", "videoscale", "!", "video/x-raw,width=384,height=288", "!", "identity",
+        "eos-after=1201", "!", "x264enc", "speed-preset=ultrafast", "bitrate=500", "!", "mp4mux", "!", "filesink",
+        "location=\(inputs.appendingPathComponent("long.mp4").path)",
+    ])
+    try #require(made.status == 0, "\(made.standardError)")
+    return inputs
+}
+
 /// Waits (polling every 0.1 s, up to `timeout`) until `condition` holds.
 func waitUntil(timeout: TimeInterval = 120, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(timeout)

@@ -139,6 +139,46 @@ struct PostgresBatchTests {
         #expect("\(error.map { "\($0)" } ?? "")".contains("failed"), "\(String(describing: error))")
     }
 
+    /// Ctrl-C while the catalog's server is down: the batch waited out the catalog's 30 s limit and ended as failed
+    /// (exit 1; a QA sweep). Now, once its file has stopped, it ends interrupted within seconds, saying the file stays
+    /// claimed until its lease expires.
+    @Test func aStopWhileTheServerIsDownEndsTheBatchInSeconds() async throws {
+        let server = try await PostgresServer.start()
+        do { try await stopWhileDown(server) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func stopWhileDown(_ server: PostgresServer) async throws {
+        let folder = try makeTemporaryFolder()
+        let inputs = try await makeLongClipFolder(in: folder)
+        let output = folder.appendingPathComponent("out")
+        let log = folder.appendingPathComponent("batch.log")
+        let batch = try startStreamlens(
+            ["batch", inputs.path, "--output-dir", output.path, "--catalog", server.url, "--workers", "1",
+             "--detector", "hog", "--analysis-interval", "0", "--quiet"], log: log)
+        defer { if batch.isRunning { kill(batch.processIdentifier, SIGKILL) } }
+        let started = try await waitUntil(timeout: 60) {
+            FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path)
+        }
+        try #require(started, "the file never started: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        // A fast shutdown, as `pg_ctl stop` does; then Ctrl-C.
+        kill(server.server.processIdentifier, SIGINT)
+        _ = try await waitUntil(timeout: 30) { !server.server.isRunning }
+        let signalled = Date()
+        kill(batch.processIdentifier, SIGINT)
+        let ended = try await waitUntil(timeout: 40) { !batch.isRunning }
+        let stopTime = Date().timeIntervalSince(signalled)
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(ended && batch.terminationStatus == 130, "status \(batch.terminationStatus): \(text)")
+        #expect(stopTime < 15, "the batch took \(stopTime) s to stop")
+        #expect(text.contains("the catalog did not answer, so the files in progress stay claimed"), "\(text)")
+        // The child stopped its file as on any Ctrl-C: what it wrote is kept.
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path))
+    }
+
     /// Unreachable servers and bad catalog addresses: one line, exit 1.
     @Test func unreachableServerIsOneLineAndExitOne() async throws {
         let port = try freeLoopbackPort()

@@ -137,16 +137,7 @@ import StreamLensBatch
     /// outputs of an earlier run under the final names stay as they were.
     @Test func anInterruptedBatchStopsItsFileAndNamesNothing() async throws {
         let folder = try makeTemporaryFolder()
-        let inputs = folder.appendingPathComponent("in")
-        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
-        // 1200 frames of real footage: tens of seconds of HOG on every frame, far longer than the stop may take.
-        let made = try await runCommand("/usr/bin/gst-launch-1.0", [
-            "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent("vtest.avi").path)", "!", "decodebin", "!",
-            "videoconvert", "!", "videoscale", "!", "video/x-raw,width=384,height=288", "!", "identity",
-            "eos-after=1201", "!", "x264enc", "speed-preset=ultrafast", "bitrate=500", "!", "mp4mux", "!", "filesink",
-            "location=\(inputs.appendingPathComponent("long.mp4").path)",
-        ])
-        try #require(made.status == 0, "\(made.standardError)")
+        let inputs = try await makeLongClipFolder(in: folder)
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         // An earlier run's files, each as such a file starts (a run replaces only its own kind of file).

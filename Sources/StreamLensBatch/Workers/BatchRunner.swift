@@ -35,6 +35,9 @@ public final class BatchRunner: Sendable {
         for child in children.withLock({ $0 }) { kill(child, signal) }
     }
 
+    /// Children running now: a stopping batch with none left waits only for the catalog.
+    public var runningChildren: Int { children.withLock { $0.count } }
+
     public func run() async throws(CatalogError) -> Ending {
         let workerCount = options.workers
         let result: Result<Void, CatalogError> = await withTaskGroup(of: Result<Void, CatalogError>.self) { group in
