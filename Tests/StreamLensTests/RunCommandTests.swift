@@ -244,6 +244,8 @@ import StreamLensGStreamer
         // This run's video is whole and playable under the partial name, its report beside it.
         #expect(try await decode(URL(fileURLWithPath: output.path + ".partial")).frames.count > 10)
         #expect(FileManager.default.fileExists(atPath: reportPath.path + ".partial"))
+        // The summary says where the report is, as it does for the video (a QA sweep found it silent).
+        #expect(result.standardOutput.contains("report kept as \(reportPath.path).partial"), "stdout: \(result.standardOutput)")
     }
 }
 

@@ -220,6 +220,12 @@ public final class RunSession {
                 }
                 try PartialFile.write(Data(page.utf8), to: path, keepingPartialName: keepingPartialNames)
             }
+            // Said like the other files kept partial: the user looks for the report under its name.
+            for case let (path?, what) in [(configuration.reportPath, "report"), (configuration.htmlPath, "page")]
+            where keepingPartialNames {
+                print("\(what) kept as \(PartialFile(path: path).partialPath): the run did not finish, so it keeps its "
+                    + ".partial name")
+            }
             return true
         } catch {
             printError(error)
