@@ -164,6 +164,16 @@ public final class RunSession {
         var report = recorder.makeReport(context: context(
             live: outcome.live, policy: outcome.policy, interrupted: outcome.interrupted, error: error,
             outcome: outcome))
+        // A file whose frames end long before its declared duration was cut short before the run saw it: what is there
+        // was processed, but a user (or a batch) taking the run for the whole recording should hear it.
+        if !outcome.live, !outcome.interrupted, error == nil, let declared = totalDuration,
+            let lastFrame = recorder.lastFramePTS, let cut = InputCutShort(lastFrame: lastFrame, declared: declared)
+        {
+            report.run.inputCutShort = cut
+            progress.printAbove(String(
+                format: "streamlens: warning: the input ends at %.1f s, but its container says %.1f s: the file is cut "
+                    + "short (a copy or recording that did not finish?)", cut.lastFrameSeconds, cut.declaredSeconds))
+        }
         if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
         if outcome.timestampRepairs > 0 { report.frames.timestampRepairs = outcome.timestampRepairs }
         print(RunSummary.render(report, copies: outcome.copies))

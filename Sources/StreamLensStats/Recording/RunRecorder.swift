@@ -158,6 +158,9 @@ public final class RunRecorder: FramePathObserver {
             attempts: reconnectAttempts.load(ordering: .relaxed))
     }
 
+    /// The latest stream time of a frame that arrived, if any had one.
+    public var lastFramePTS: Duration? { source.withLock { $0.lastPTS } }
+
     // MARK: - FramePathObserver
 
     public func frameArrived(index: Int, pts: Duration?, at time: Duration, discontinuity: Bool) {
@@ -168,6 +171,7 @@ public final class RunRecorder: FramePathObserver {
             state.lastArrival = time
             state.recentArrivals.store(index: index, arrival: time)
             if state.firstPTS == nil, let pts { state.firstPTS = pts }
+            if let pts { state.lastPTS = max(state.lastPTS ?? pts, pts) }
             state.jitter.frameArrived(pts: pts, at: time, discontinuity: discontinuity)
             state.gaps.frameArrived(pts: pts, discontinuity: discontinuity)
             if let stall = state.episodes.frameArrived(at: time) {
@@ -415,6 +419,8 @@ private struct SourceState {
     var paused = false
     var lastArrival: Duration?
     var firstPTS: Duration?
+    /// The latest stream time of a frame that arrived.
+    var lastPTS: Duration?
     var usesReportedBlocking = false
     var jitter = ArrivalJitter()
     var gaps = GapDetector()

@@ -23,6 +23,9 @@ public struct RunContext: Codable, Sendable, Equatable {
     public var outputFit: OutputFitReport?
     /// Frames were drawn with the analysis of their own frame (`--sync-analysis`); absent when nothing was analysed.
     public var syncAnalysis: Bool?
+    /// A file input whose frames ended well before the duration its container declares (a copy or recording cut
+    /// short): the stream time of its last frame and the declared duration, in seconds. Absent otherwise.
+    public var inputCutShort: InputCutShort?
     public var streamlensVersion: String
     public var gstreamerVersion: String
 
@@ -54,8 +57,33 @@ public struct RunContext: Codable, Sendable, Equatable {
         case outputFile = "output_file"
         case outputFit = "output_fit"
         case syncAnalysis = "sync_analysis"
+        case inputCutShort = "input_cut_short"
         case streamlensVersion = "streamlens_version"
         case gstreamerVersion = "gstreamer_version"
+    }
+}
+
+/// Where a file input's frames ended, against the duration its container declares.
+public struct InputCutShort: Codable, Sendable, Equatable {
+    public var lastFrameSeconds: Double
+    public var declaredSeconds: Double
+
+    public init(lastFrameSeconds: Double, declaredSeconds: Double) {
+        self.lastFrameSeconds = lastFrameSeconds
+        self.declaredSeconds = declaredSeconds
+    }
+
+    /// The cut when `lastFrame` (a frame's stream time) ends more than a second and a twentieth of `declared` before
+    /// it; nil otherwise.
+    public init?(lastFrame: Duration, declared: Duration) {
+        let missing = declared - lastFrame
+        guard missing > .seconds(1), missing > declared / 20 else { return nil }
+        self.init(lastFrameSeconds: lastFrame.seconds, declaredSeconds: declared.seconds)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case lastFrameSeconds = "last_frame_s"
+        case declaredSeconds = "declared_s"
     }
 }
 

@@ -77,6 +77,35 @@ import Glibc
     }
 
     /// Random bytes changed in the H.264 stream (1 %): what decodes comes out, the holes are gaps, exit 0.
+    /// A faststart MP4 cut short (its index names 10 s, its data ends near 4 s: a copy that did not finish) ran to
+    /// "output written", exit 0, with nothing saying most of it was missing (a QA sweep). It still runs what is there,
+    /// and now warns and says so in the report; the whole file does neither.
+    @Test func aFileCutShortOfItsDeclaredDurationIsSaidToBe() async throws {
+        let folder = try makeTemporaryFolder()
+        let whole = try await Corpus.file("bikes-faststart.mp4")
+        let bytes = try Data(contentsOf: whole)
+        let cut = folder.appendingPathComponent("cut.mp4")
+        try bytes.prefix(bytes.count * 2 / 5).write(to: cut)
+        for (input, isCut) in [(cut, true), (whole, false)] {
+            let (result, _) = try await timedRun(
+                ["run", "--input", input.path, "--output", "null", "--quiet", "--report", "report.json"],
+                in: folder, limit: .seconds(60))
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+            let report = try Report(folder.appendingPathComponent("report.json"))
+            let cutShort = report.run["input_cut_short"] as? [String: Double]
+            if isCut {
+                #expect(result.standardError.contains("streamlens: warning: the input ends at "), "\(result.standardError)")
+                #expect(result.standardError.contains("its container says 10.0 s: the file is cut short"),
+                        "\(result.standardError)")
+                #expect((cutShort?["last_frame_s"]).map { $0 > 1 && $0 < 7 } == true, "\(String(describing: cutShort))")
+                #expect(cutShort?["declared_s"].map { abs($0 - 10) < 0.2 } == true, "\(String(describing: cutShort))")
+            } else {
+                #expect(!result.standardError.contains("cut short"), "\(result.standardError)")
+                #expect(cutShort == nil)
+            }
+        }
+    }
+
     @Test func brokenBytesInTheStreamAreDecodedAround() async throws {
         let folder = try makeTemporaryFolder()
         let clip = try await Corpus.file("bikes-faststart.mp4")
