@@ -55,11 +55,6 @@ public final class TimelineWriter: Sendable {
     /// Why writing failed (rows from then on are lost: none is written after it), or nil.
     public var writeFailure: String? { state.withLock { $0.writeError } }
 
-    /// The first write error, if writing failed (rows after it are lost).
-    public var failure: StatsError? {
-        state.withLock { state in state.writeError.map { StatsError.cannotWrite(path: path, reason: $0) } }
-    }
-
     /// Appends the row of a frame that left StreamLens; `origin` is the start of the run.
     public func frameOutput(index: Int, pts: Duration?, timing: FrameTiming, origin: Duration) {
         state.withLock { state in
