@@ -43,6 +43,11 @@ void slx_object_set_string(GstElement *element, const gchar *property, const gch
 void slx_object_set_int(GstElement *element, const gchar *property, gint value) {
     g_object_set(element, property, value, NULL);
 }
+void slx_object_set_caps(GstElement *element, const gchar *property, const gchar *caps_text) {
+    GstCaps *caps = gst_caps_from_string(caps_text);
+    g_object_set(element, property, caps, NULL);
+    if (caps) gst_caps_unref(caps);
+}
 
 GObjectClass *slx_object_class(gpointer object) { return G_OBJECT_GET_CLASS(object); }
 

@@ -70,6 +70,8 @@ GstBufferCopyFlags slx_buffer_copy_metadata(void);
 void slx_object_set_string(GstElement *element, const gchar *property, const gchar *value);
 // g_object_set(element, property, value, NULL) for an int property (variadic).
 void slx_object_set_int(GstElement *element, const gchar *property, gint value);
+/// Sets a GstCaps property from its text form (`capsfilter caps=`).
+void slx_object_set_caps(GstElement *element, const gchar *property, const gchar *caps_text);
 // Whether `object`'s class has a property called `property` (g_object_class_find_property).
 gboolean slx_object_has_property(gpointer object, const gchar *property);
 // G_OBJECT_GET_CLASS(object), for g_object_class_find_property.

@@ -101,7 +101,10 @@ public enum OutputTarget: Sendable, Equatable {
         case .null:
             return nil
         case .file(_, let container):
-            return "\(source) ! \(container.encoderAndMuxer(preset: encoderPreset, live: live)) "
+            // An input that changes size partway is scaled to its first size here (passthrough until then): the
+            // encoder and muxer keep one size per file. (A sink description gets the frames as they come.)
+            return "\(source) ! videoscale ! videoconvert ! capsfilter name=\(FramePath.firstSizeName) "
+                + "! \(container.encoderAndMuxer(preset: encoderPreset, live: live)) "
                 + "! filesink location=\(quoted(partialFile!.partialPath))"
         case .description(let description):
             return "\(source) ! \(description)"

@@ -32,6 +32,8 @@ public final class PipelineRunner {
         public var outputFile: OutputFileReport?
         /// How frames were padded for the encoder, when their size had to change.
         public var outputFit: OutputFit?
+        /// The input changed frame size partway; later frames were scaled to the first size.
+        public var inputSizeChange: InputSizeChange?
         /// Times output timestamps were shifted because the input's went backwards, repeated or jumped too far.
         public var timestampRepairs = 0
         /// What each stage reported about itself at the end.
@@ -185,6 +187,7 @@ public final class PipelineRunner {
         outcome.hardStopped = result.hardStopped
         outcome.outputFinalized = result.outputFinalized
         outcome.outputFit = path.outputFit
+        outcome.inputSizeChange = path.inputSizeChange
         if !stages.analysis.isEmpty { outcome.synchronizedAnalysis = path.configuration.synchronizesAnalysis }
         outcome.timestampRepairs = path.timestampRepairs
         outcome.stageDetails = stages.details.compactMapValues { ReportValue(encoding: $0()) }

@@ -52,6 +52,7 @@ enum RunSummary {
     static func outputLines(_ outcome: PipelineRunner.Outcome) -> [String] {
         var lines: [String] = []
         if let fit = outcome.outputFit { lines.append("output: \(fit)") }
+        if let change = outcome.inputSizeChange { lines.append("output: \(change)") }
         if let file = outcome.outputFile {
             switch file.state {
             case .complete where outcome.interrupted:

@@ -97,6 +97,10 @@ public final class FramePath: @unchecked Sendable {
     private var copyPool: CopyPool?
     private var pushedFormat: VideoFormat?
     private let outputFitter: OutputFitter?
+    /// The output's capsfilter that pins frames to the first size when the input changes size partway.
+    private let firstSizeFilter: UnsafeMutablePointer<GstElement>?
+    /// The first format pushed to the output.
+    private var firstPushedFormat: VideoFormat?
     /// The last timestamp handed to the output and the shift applied to keep output timestamps increasing.
     private var lastPushedPTS: GstClockTime?
     /// Added to every input PTS (wrapping arithmetic: it may be "negative" after a forward jump was closed up).
@@ -105,6 +109,7 @@ public final class FramePath: @unchecked Sendable {
     private let negotiated = Mutex<VideoFormat?>(nil)
     private let outputFailure = Mutex<GStreamerError?>(nil)
     private let fit = Mutex<OutputFit?>(nil)
+    private let sizeChange = Mutex<InputSizeChange?>(nil)
     /// Set by ``abort(cause:)``: frames not yet delivered are dropped with this cause.
     private let abortCause = Mutex<DropCause?>(nil)
     private let aborted = Atomic<Bool>(false)
@@ -134,9 +139,11 @@ public final class FramePath: @unchecked Sendable {
             outputFitter = configuration.outputSizeRule.flatMap { rule in
                 (try? output.child(named: Self.outputFitName)).map { OutputFitter(element: $0, rule: rule) }
             }
+            firstSizeFilter = try? output.child(named: Self.firstSizeName)
         } else {
             appSource = nil
             outputFitter = nil
+            firstSizeFilter = nil
         }
         pool = FramePool(configuration: configuration.pool, clock: configuration.clock)
         handoff = FrameHandoff(capacity: configuration.pool.capacity)
@@ -231,6 +238,8 @@ public final class FramePath: @unchecked Sendable {
 
     /// The name of the `videobox` in the output pipeline that pads frames to ``Configuration/outputSizeRule``.
     public static let outputFitName = "streamlens_fit"
+    /// The name of the output pipeline's `capsfilter` (after a `videoscale`) that keeps the first frame size.
+    public static let firstSizeName = "streamlens_first_size"
 
     /// The format negotiated with the decoder, once the first frame arrived.
     public var format: VideoFormat? { negotiated.withLock { $0 } }
@@ -248,6 +257,8 @@ public final class FramePath: @unchecked Sendable {
     public var failure: GStreamerError? { outputFailure.withLock { $0 } }
     /// How frames were padded for the encoder, when they had to be.
     public var outputFit: OutputFit? { fit.withLock { $0 } }
+    /// The input's first change of frame size, when it changed size partway (later frames were scaled to the first).
+    public var inputSizeChange: InputSizeChange? { sizeChange.withLock { $0 } }
     /// Times the output timestamps were shifted because the input's went backwards or repeated (concatenated
     /// recordings, a damaged file) or jumped past ``Configuration/timestampJumpLimit``.
     public var timestampRepairs: Int { timestampShifts.load(ordering: .relaxed) }
@@ -610,6 +621,11 @@ extension FramePath {
             return false
         }
         if pushedFormat !== format {
+            if let first = firstPushedFormat {
+                keepFirstSize(first, whenChangingTo: format, at: pts)
+            } else {
+                firstPushedFormat = format
+            }
             let padding = outputFitter?.fit(format)
             if let padding { fit.withLock { $0 = padding } }
             gst_app_src_set_caps(appSource, format.caps)
@@ -631,6 +647,34 @@ extension FramePath {
             return false
         }
         return true
+    }
+
+    /// An input that changes frame size (or pixel shape, or colours) partway — recordings joined end to end, a stream
+    /// switching resolution — made the encoder renegotiate, which MP4 and Matroska muxers refuse: the run failed
+    /// there. The output keeps the first format instead: from the first change on, the output's capsfilter pins the
+    /// first frame's size, pixel aspect and colorimetry, and `videoscale` scales later frames into it (black borders
+    /// keep their shape). Until then the filter is open and `videoscale` passes frames through untouched.
+    private func keepFirstSize(_ first: VideoFormat, whenChangingTo format: VideoFormat, at pts: Duration?) {
+        guard let firstSizeFilter, sizeChange.withLock({ $0 == nil }) else { return }
+        var firstInfo = first.info
+        var newInfo = format.info
+        let sameShape = first.width == format.width && first.height == format.height
+            && firstInfo.par_n * newInfo.par_d == newInfo.par_n * firstInfo.par_d
+            && gst_video_colorimetry_is_equal(&firstInfo.colorimetry, &newInfo.colorimetry) != 0
+        guard !sameShape else { return }
+        // The size the first frames were encoded at (after padding for the encoder, if any).
+        let fitted: (width: Int, height: Int) = outputFitter?.fitted(first) ?? (first.width, first.height)
+        let aspect = "\(firstInfo.par_n)/\(max(1, firstInfo.par_d))"
+        let colorimetryText = gst_video_colorimetry_to_string(&firstInfo.colorimetry)
+        defer { g_free(colorimetryText) }
+        var caps = "video/x-raw,width=\(fitted.width),height=\(fitted.height),pixel-aspect-ratio=\(aspect)"
+        if let colorimetryText { caps += ",colorimetry=" + String(cString: colorimetryText) }
+        slx_object_set_caps(firstSizeFilter, "caps", caps)
+        sizeChange.withLock {
+            $0 = InputSizeChange(
+                firstWidth: first.width, firstHeight: first.height, width: format.width, height: format.height,
+                at: pts)
+        }
     }
 
     /// Encoders and muxers refuse timestamps that go backwards (concatenated recordings start again at zero, a

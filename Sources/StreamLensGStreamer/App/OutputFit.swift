@@ -59,6 +59,11 @@ final class OutputFitter {
         self.rule = rule
     }
 
+    /// The size `format` is encoded at under the rule.
+    func fitted(_ format: VideoFormat) -> (width: Int, height: Int) {
+        (rule.fitted(format.width), rule.fitted(format.height))
+    }
+
     /// Pads `format` to the rule; returns what was done, nil when the size already fitted.
     func fit(_ format: VideoFormat) -> OutputFit? {
         let fit = OutputFit(
@@ -68,5 +73,20 @@ final class OutputFitter {
         slx_object_set_int(element, "right", gint(format.width - fit.encodedWidth))
         slx_object_set_int(element, "bottom", gint(format.height - fit.encodedHeight))
         return fit.encodedWidth == fit.width && fit.encodedHeight == fit.height ? nil : fit
+    }
+}
+
+/// The first time an input changed frame size partway: from what to what, and when (stream time).
+public struct InputSizeChange: Sendable, Equatable, CustomStringConvertible {
+    public var firstWidth: Int
+    public var firstHeight: Int
+    public var width: Int
+    public var height: Int
+    public var at: Duration?
+
+    public var description: String {
+        let when = at.map { String(format: " at %.2f s", $0.seconds) } ?? ""
+        return "the input changes size\(when) (\(firstWidth)×\(firstHeight) → \(width)×\(height)): later frames "
+            + "are scaled into \(firstWidth)×\(firstHeight), as one output keeps one size"
     }
 }

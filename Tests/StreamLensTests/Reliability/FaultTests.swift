@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -104,6 +105,48 @@ import Glibc
                 #expect(cutShort == nil)
             }
         }
+    }
+
+    /// Two recordings joined end to end at different sizes (640×272, then 1920×1080: a QA sweep's `cat a.ts b.ts`)
+    /// failed at the join: "the output failed: … Internal data stream error" (MP4) or "Could not multiplex stream"
+    /// (Matroska). The output now keeps the first size and scales the rest into it, with black borders where the
+    /// shapes differ, and the summary says so.
+    @Test(arguments: ["mp4", "mkv"]) func anInputThatChangesSizeKeepsItsFirstSize(container: String) async throws {
+        let folder = try makeTemporaryFolder()
+        var pieces: [URL] = []
+        // 50 black frames at 320×240, then 50 white ones at 640×360 (16:9 into 4:3: bars above and below).
+        for (name, pattern, size) in [("a", "black", "width=320,height=240"), ("b", "white", "width=640,height=360")] {
+            let piece = folder.appendingPathComponent("\(name).ts")
+            let make = Process()
+            make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+            make.arguments = ["-q", "videotestsrc", "num-buffers=50", "pattern=\(pattern)", "!",
+                              "video/x-raw,\(size),framerate=25/1", "!", "x264enc", "!", "mpegtsmux", "!", "filesink",
+                              "location=\(piece.path)"]
+            try make.run()
+            make.waitUntilExit()
+            try #require(make.terminationStatus == 0)
+            pieces.append(piece)
+        }
+        let joined = folder.appendingPathComponent("joined.ts")
+        try (Data(contentsOf: pieces[0]) + Data(contentsOf: pieces[1])).write(to: joined)
+        let output = folder.appendingPathComponent("out.\(container)")
+        let result = try await runTool(["run", "--input", joined.path, "--output", output.path, "--quiet"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("the input changes size at "), "stdout: \(result.standardOutput)")
+        #expect(result.standardOutput.contains("(320×240 → 640×360): later frames are scaled into 320×240"),
+                "stdout: \(result.standardOutput)")
+        // Every frame, at the first size: the last ones white in the middle, black in the bars.
+        let middle = Mutex<[Int: UInt8]>([:]), top = Mutex<[Int: UInt8]>([:])
+        let decoded = try await decode(output) { frame, index in
+            middle.withLock { $0[index] = frame.y[160, 120] }
+            top.withLock { $0[index] = frame.y[160, 5] }
+        }
+        #expect(decoded.frames.count == 100)
+        #expect(decoded.width == 320 && decoded.height == 240)
+        let last = decoded.frames.count - 1
+        #expect(middle.withLock { $0[last] ?? 0 } > 200, "middle luma \(middle.withLock { $0[last] ?? 0 })")
+        #expect(top.withLock { $0[last] ?? 255 } < 40, "bar luma \(top.withLock { $0[last] ?? 255 })")
+        #expect(middle.withLock { $0[0] ?? 255 } < 40)
     }
 
     @Test func brokenBytesInTheStreamAreDecodedAround() async throws {
