@@ -54,7 +54,8 @@ struct WebVTTWriterTests {
             _ = try WebVTTWriter(path: "/nonexistent-folder/x.vtt")
         } throws: { error in
             String(describing: error)
-                == "cannot write subtitles to '/nonexistent-folder/x.vtt': check that the folder exists and is writable"
+                == "cannot write subtitles to '/nonexistent-folder/x.vtt': No such file or directory; check that the "
+                    + "folder exists, is writable and has room"
         }
     }
 

@@ -94,7 +94,8 @@ struct TimelineWriterTests {
             _ = try TimelineWriter(path: "/nonexistent-folder/timeline.csv")
         } throws: { error in
             String(describing: error)
-                == "cannot write '/nonexistent-folder/timeline.csv': the file cannot be created; check that the folder exists and is writable"
+                == "cannot write '/nonexistent-folder/timeline.csv': No such file or directory; check that the folder exists "
+                    + "and is writable"
         }
     }
 }

@@ -18,17 +18,28 @@ final class AnalysisOutputs {
         files = [(eventsFile, "events"), (subtitlesFile, "subtitles")]
             .compactMap { file, what in file.map { ($0, what) } }
         do { events = try EventLog(path: eventsFile?.partialPath) } catch {
-            throw .cannotWrite(path: configuration.eventsPath ?? "", reason: "check that the folder exists and is writable")
+            throw .cannotWrite(path: configuration.eventsPath ?? "", reason: Self.reason(error))
         }
         if let subtitlesFile, let path = configuration.subtitlesPath {
             do { subtitles = try WebVTTWriter(path: subtitlesFile.partialPath) } catch {
                 events.close()
                 eventsFile?.discard()
-                throw .cannotWrite(path: path, reason: "check that the folder exists and is writable")
+                throw .cannotWrite(path: path, reason: Self.reason(error))
             }
         } else {
             subtitles = nil
         }
+    }
+
+    /// What to say when a file could not be created: the system's reason ("No space left on device") and what to
+    /// check.
+    private static func reason(_ error: any Error) -> String {
+        let cause: String? = switch error {
+        case EventLogError.cannotOpen(_, let reason): reason
+        case SignsError.cannotOpenSubtitles(_, let reason): reason
+        default: nil
+        }
+        return (cause.map { "\($0); " } ?? "") + "check that the folder exists, is writable and has room"
     }
 
     /// The files whose writing failed (a full disk), with the reason; their rows stop there.

@@ -51,7 +51,9 @@ public final class RunSession {
         do {
             timeline = try timelineFile.map { file throws(StatsError) in try TimelineWriter(path: file.partialPath) }
         } catch {
-            printError(RunError.cannotWrite(path: configuration.timelinePath ?? "", reason: "check that the folder exists and is writable"))
+            let cause = if case .cannotWrite(_, let reason) = error { "\(reason); " } else { "" }
+            printError(RunError.cannotWrite(
+                path: configuration.timelinePath ?? "", reason: cause + "check that the folder exists, is writable and has room"))
             return ExitStatus.failure
         }
         // Closing flushes the last rows on every way out; the files take their names only if the run finished or was

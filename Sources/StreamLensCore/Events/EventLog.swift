@@ -29,12 +29,9 @@ public final class EventLog: Sendable {
             handle = Mutex(nil)
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let file = FileHandle(forWritingAtPath: path)
-        else {
-            throw EventLogError.cannotOpen(path: path)
+        do { handle = Mutex(try NewFile.create(at: path)) } catch {
+            throw EventLogError.cannotOpen(path: path, reason: error.reason)
         }
-        handle = Mutex(file)
     }
 
     /// Appends one event as a line.
@@ -72,12 +69,12 @@ public final class EventLog: Sendable {
 /// Errors of the event log.
 public enum EventLogError: Error, Sendable, CustomStringConvertible {
     /// The events file could not be created.
-    case cannotOpen(path: String)
+    case cannotOpen(path: String, reason: String)
 
     public var description: String {
         switch self {
-        case .cannotOpen(let path):
-            "cannot write events to '\(path)': check that the folder exists and is writable"
+        case .cannotOpen(let path, let reason):
+            "cannot write events to '\(path)': \(reason); check that the folder exists, is writable and has room"
         }
     }
 }

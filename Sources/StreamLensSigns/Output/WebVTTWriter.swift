@@ -21,11 +21,9 @@ public final class WebVTTWriter: Sendable {
         precondition(minimumCueDuration > 0, "cues need a positive duration")
         self.path = path
         self.minimumCueDuration = minimumCueDuration
-        guard FileManager.default.createFile(atPath: path, contents: Data("WEBVTT\n\n".utf8)),
-            let file = FileHandle(forWritingAtPath: path)
-        else { throw SignsError.cannotOpenSubtitles(path: path) }
-        file.seekToEndOfFile()
-        state = Mutex((file, 0, nil))
+        do { state = Mutex((try NewFile.create(at: path, header: Data("WEBVTT\n\n".utf8)), 0, nil)) } catch {
+            throw SignsError.cannotOpenSubtitles(path: path, reason: error.reason)
+        }
     }
 
     /// Appends a cue showing `text` from `start` to `end` seconds (stretched to ``minimumCueDuration``).

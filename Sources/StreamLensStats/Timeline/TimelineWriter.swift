@@ -38,11 +38,8 @@ public final class TimelineWriter: Sendable {
     /// Creates (truncating) `path` and writes the header.
     public init(path: String) throws(StatsError) {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let file = FileHandle(forWritingAtPath: path)
-        else {
-            throw .cannotWrite(path: path, reason: "the file cannot be created")
-        }
+        let file: FileHandle
+        do { file = try NewFile.create(at: path) } catch { throw .cannotWrite(path: path, reason: error.reason) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(Self.bufferCapacity)
         buffer.append(contentsOf: Self.header.utf8)
