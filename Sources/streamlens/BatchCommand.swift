@@ -108,7 +108,9 @@ struct BatchCommand: AsyncParsableCommand {
             let summary = BatchSummary(
                 catalog: location.description, files: files, finishedThisRun: thisRun.files,
                 framesThisRun: thisRun.frames, wallSeconds: (ContinuousClock.now - started).seconds)
+            var summaryWritten = true
             do { try summary.write(to: batchOptions.outputFolder) } catch {
+                summaryWritten = false
                 printError("cannot write the batch summary into '\(batchOptions.outputFolder)': check free space and permissions")
             }
             switch ending {
@@ -117,7 +119,9 @@ struct BatchCommand: AsyncParsableCommand {
                 return 130
             case .finished(let final):
                 let summaryPath = (batchOptions.outputFolder as NSString).appendingPathComponent("batch-summary.html")
-                print("batch: \(final.total) files: \(final.done) done, \(final.failed) failed · \(summaryPath)")
+                // The page is named only when it was written.
+                print("batch: \(final.total) files: \(final.done) done, \(final.failed) failed"
+                    + (summaryWritten ? " · \(summaryPath)" : ""))
                 for file in files where file.status == .failed {
                     try? FileHandle.standardError.write(
                         contentsOf: Data("streamlens: failed: \(file.path): \(file.error ?? "")\n".utf8))

@@ -132,6 +132,23 @@ import StreamLensBatch
         await catalog.close()
     }
 
+    /// A summary page that could not be written was still named in the batch's last line (a QA sweep's full disk):
+    /// now the line names it only when it is there, and no half-written summary is left behind.
+    @Test func aSummaryThatCouldNotBeWrittenIsNotNamed() async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        // A folder where the page goes: writing it fails.
+        try FileManager.default.createDirectory(
+            at: output.appendingPathComponent("batch-summary.html"), withIntermediateDirectories: true)
+        let result = try await streamlens(["batch", clips.path, "--output-dir", output.path] + analysisOptions)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("cannot write the batch summary into"), "\(result.standardError)")
+        #expect(result.standardOutput.contains("files: 4 done, 0 failed\n"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("batch-summary.html"), "\(result.standardOutput)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(!names.contains { $0.contains(".partial-") }, "\(names)")
+    }
+
     /// Ctrl-C reaches only the batch (its children run in process groups of their own): the batch passes it on, the
     /// running file stops at once, keeps what it wrote as `NAME.partial` and goes back to pending, and the good
     /// outputs of an earlier run under the final names stay as they were.

@@ -56,7 +56,11 @@ public struct BatchSummary: Codable, Sendable {
 
     private static func replace(_ path: String, with data: Data) throws {
         let temporary = path + ".partial-\(getpid())"
-        try data.write(to: URL(fileURLWithPath: temporary))
+        do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
+            // A full disk leaves the file begun: nothing half-written stays behind.
+            unlink(temporary)
+            throw error
+        }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
