@@ -69,3 +69,13 @@ struct WebVTTWriterTests {
         #expect(json == #"{"box":[10,20,30,32],"confidence":0.967,"end":13.2,"reads":4,"start":12.48,"type":"speed_limit","unit":"km\/h","value":60}"#)
     }
 }
+
+/// A subtitles path that is a FIFO nobody reads: creating the file fails at once instead of blocking in `open(2)`.
+@Test func aFIFOIsRefusedWithoutWaiting() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("streamlens-fifo-\(UUID().uuidString)").path
+    #expect(mkfifo(path, 0o644) == 0)
+    defer { unlink(path) }
+    let started = ContinuousClock.now
+    #expect(throws: SignsError.self) { _ = try WebVTTWriter(path: path) }
+    #expect(ContinuousClock.now - started < .seconds(2))
+}

@@ -10,10 +10,16 @@ public enum NewFile {
     }
 
     /// Opens `path` for writing, created or truncated, and writes `header` (if any) first; a file whose header could
-    /// not be written (a full disk) is removed again.
+    /// not be written (a full disk) is removed again. Only a regular file is written: opening never waits (a FIFO
+    /// with no reader would block `open(2)` forever without `O_NONBLOCK`).
     public static func create(at path: String, header: Data? = nil) throws(Failure) -> FileHandle {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw Failure(reason: "it is not a regular file")
+        }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         if let header, !header.isEmpty {
             do { try file.write(contentsOf: header) } catch {
