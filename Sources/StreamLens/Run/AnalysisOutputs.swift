@@ -9,14 +9,14 @@ import StreamLensSigns
 final class AnalysisOutputs {
     let events: EventLog
     let subtitles: WebVTTWriter?
-    /// The files written, each with what it is (for the summary).
-    private let files: [(file: PartialFile, what: String)]
+    private let eventsFile: PartialFile?
+    private let subtitlesFile: PartialFile?
 
     init(configuration: RunConfiguration) throws(RunError) {
         let eventsFile = configuration.eventsPath.map(PartialFile.init(path:))
         let subtitlesFile = configuration.subtitlesPath.map(PartialFile.init(path:))
-        files = [(eventsFile, "events"), (subtitlesFile, "subtitles")]
-            .compactMap { file, what in file.map { ($0, what) } }
+        self.eventsFile = eventsFile
+        self.subtitlesFile = subtitlesFile
         do { events = try EventLog(path: eventsFile?.partialPath) } catch {
             throw .cannotWrite(path: configuration.eventsPath ?? "", reason: Self.reason(error))
         }
@@ -42,22 +42,23 @@ final class AnalysisOutputs {
         return (cause.map { "\($0); " } ?? "") + "check that the folder exists, is writable and has room"
     }
 
+    /// The files written: each with what it is (for the summary) and why writing it failed, if it did.
+    private var written: [(file: PartialFile, what: String, failure: String?)] {
+        var written: [(file: PartialFile, what: String, failure: String?)] = []
+        if let eventsFile { written.append((eventsFile, "events", events.writeFailure)) }
+        if let subtitlesFile { written.append((subtitlesFile, "subtitles", subtitles?.writeFailure)) }
+        return written
+    }
+
     /// The files whose writing failed (a full disk), with the reason; their rows stop there.
     var writeFailures: [(path: String, reason: String)] {
-        files.compactMap { file, what in
-            let failure = what == "events" ? events.writeFailure : subtitles?.writeFailure
-            return failure.map { (file.destination, $0) }
-        }
+        written.compactMap { entry in entry.failure.map { (entry.file.destination, $0) } }
     }
 
     /// Closes the files and settles them as the run ended; returns a summary line for each file kept as `.partial`.
     func close(after ending: RunEnding) -> [String] {
         events.close()
         subtitles?.close()
-        let failures = writeFailures
-        return files.compactMap { file, what in
-            file.settle(
-                after: ending, what: what, writeFailure: failures.first { $0.path == file.destination }?.reason)
-        }
+        return written.compactMap { $0.file.settle(after: ending, what: $0.what, writeFailure: $0.failure) }
     }
 }
