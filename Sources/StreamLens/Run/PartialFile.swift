@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import StreamLensCore
 
 /// A file written as `NAME.partial` in the same folder and renamed to `NAME` only once it is complete, so that a
 /// failed or interrupted run never leaves a half-written file under the final name and never replaces a good file
@@ -70,7 +71,8 @@ struct PartialFile: Sendable, Equatable {
             try data.write(to: URL(fileURLWithPath: file.partialPath))
         } catch {
             file.discard()
-            throw .cannotWrite(path: path, reason: "check that the folder exists, is writable and has room")
+            throw .cannotWrite(
+                path: path, reason: WriteFailure.reason(of: error) + "; check that the folder exists, is writable and has room")
         }
         if !keepingPartialName { try file.commit() }
     }

@@ -345,22 +345,22 @@ import Glibc
         #expect(report.error?.contains("failed partway") == true, "\(report.error ?? "no error")")
     }
 
-    /// Subtitles asked for on a disk with no room left: the run said "check that the folder exists and is writable"
-    /// (a QA sweep's batch on a full disk recorded that for every file). The system's reason comes first now.
-    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func aFileThatCannotBeCreatedSaysWhy() async throws {
+    /// Subtitles or a report asked for on a disk with no room left: the run said "check that the folder exists and is
+    /// writable" (a QA sweep's batch on a full disk recorded that for every file). The system's reason comes first now.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"), arguments: [("--subtitles", "limits.vtt"), ("--report", "run.json")])
+    func aFileThatCannotBeCreatedSaysWhy(option: String, name: String) async throws {
         let folder = try makeTemporaryFolder()
         let (disk, unmount) = try Self.mountSmallDisk(in: folder)
         defer { unmount() }
         try Data(repeating: 0, count: 1024 * 1024).write(to: disk.appendingPathComponent("filler"))
-        let subtitles = disk.appendingPathComponent("limits.vtt")
+        let file = disk.appendingPathComponent(name)
         let input = try await Corpus.file("odd-17x9.mkv")
         let result = try await runTool(
-            ["run", "--input", input.path, "--output", "null", "--quiet", "--speed-limits", "eu",
-             "--subtitles", subtitles.path], in: folder)
+            ["run", "--input", input.path, "--output", "null", "--quiet", "--speed-limits", "eu", option, file.path], in: folder)
         #expect(result.status == 1, "stderr: \(result.standardError)")
-        #expect(result.standardError == "streamlens: error: cannot write '\(subtitles.path)': No space left on device; "
+        #expect(result.standardError == "streamlens: error: cannot write '\(file.path)': No space left on device; "
             + "check that the folder exists, is writable and has room\n")
-        #expect(!FileManager.default.fileExists(atPath: subtitles.path + ".partial"))
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".partial"))
     }
 
     /// A full disk (a 1 MiB tmpfs; 6 s of noise at x264's default 2 Mbit/s need 1.5 MB): the run fails with one line naming the cause, the good file there stays.
