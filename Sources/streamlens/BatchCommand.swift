@@ -17,7 +17,8 @@ struct BatchCommand: AsyncParsableCommand {
             what is not done yet, and redoes inputs that changed. With a PostgreSQL catalog, any number of batch \
             processes on any number of machines share the work (inputs and --output-dir must be at the same paths on \
             every machine).
-            Exit status: 0 every file done, 1 a file failed or the catalog failed, 2 bad arguments, 130 interrupted.
+            Exit status: 0 every file done, 1 a file failed, the catalog failed or the output folder filled up (the files \
+            left stay pending), 2 bad arguments, 130 interrupted.
             """
     )
 
@@ -111,9 +112,18 @@ struct BatchCommand: AsyncParsableCommand {
             var summaryWritten = true
             do { try summary.write(to: batchOptions.outputFolder) } catch {
                 summaryWritten = false
-                printError("cannot write the batch summary into '\(batchOptions.outputFolder)': check free space and permissions")
+                // A full output folder is said once, below.
+                if case .outputFull = ending {} else {
+                    printError("cannot write the batch summary into '\(batchOptions.outputFolder)': check free space and permissions")
+                }
             }
             switch ending {
+            case .outputFull(let reason):
+                let counts = summary.counts
+                printError("the output folder '\(batchOptions.outputFolder)' is full (\(reason)): the batch stopped with "
+                    + "\(counts.done) of \(counts.total) files done and \(counts.pending) left pending, none marked failed; "
+                    + "free space there and run the same command to go on")
+                return 1
             case .interrupted:
                 print("batch: interrupted; \(summary.counts.done) of \(summary.counts.total) files done; run the same command to go on")
                 return 130

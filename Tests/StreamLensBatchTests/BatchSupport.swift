@@ -105,6 +105,22 @@ func makeLongClipFolder(in folder: URL) async throws -> URL {
     return inputs
 }
 
+/// A tmpfs of `size` ("200k") mounted at `folder` (created), for a disk that fills up; the returned closure unmounts it.
+func mountTmpfs(at folder: URL, size: String) throws -> () -> Void {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    func mountCommand(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+    let mounted = try mountCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", folder.path])
+    try #require(mounted == 0, "this machine does not allow mounting a tmpfs")
+    return { _ = try? mountCommand("/bin/umount", [folder.path]) }
+}
+
 /// Waits (polling every 0.1 s, up to `timeout`) until `condition` holds.
 func waitUntil(timeout: TimeInterval = 120, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = Date().addingTimeInterval(timeout)

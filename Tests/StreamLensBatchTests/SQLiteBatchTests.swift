@@ -149,6 +149,34 @@ import StreamLensBatch
         #expect(!names.contains { $0.contains(".partial-") }, "\(names)")
     }
 
+    /// An output folder that fills up: the batch stops at the first file that meets it, with one line, exit 1, and
+    /// no file marked failed (it used to run and fail every remaining file in turn, each needing --retry-failed);
+    /// with room again, the same command does them all.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func aFullOutputFolderStopsTheBatchWithItsFilesPending() async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let catalog = "sqlite:" + clips.deletingLastPathComponent().appendingPathComponent("catalog.sqlite").path
+        // 200 KiB: the first video fills it (the clips encode to 300 KB and more at x264's default rate).
+        let unmount = try mountTmpfs(at: output, size: "200k")
+        let arguments = ["batch", clips.path, "--output-dir", output.path, "--catalog", catalog, "--quiet",
+                         "--pipeline", testPipeline, "--output", "mp4"]
+        let full = try await streamlens(arguments)
+        unmount()
+        #expect(full.status == 1, "\(full.standardError)")
+        let lines = full.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(full.standardError)")
+        #expect(full.standardError.contains("the output folder '\(output.path)' is full (No space left"), "\(full.standardError)")
+        #expect(full.standardError.contains("free space there and run the same command"), "\(full.standardError)")
+        let status = try await CatalogLocation(parsing: catalog).open()
+        let counts = try await status.statusCounts()
+        await status.close()
+        #expect(counts.failed == 0 && counts.running == 0 && counts.pending >= 3, "\(counts)")
+
+        let again = try await streamlens(arguments)
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardOutput.contains("4 files: 4 done, 0 failed"), "\(again.standardOutput)")
+    }
+
     /// Ctrl-C reaches only the batch (its children run in process groups of their own): the batch passes it on, the
     /// running file stops at once, keeps what it wrote as `NAME.partial` and goes back to pending, and the good
     /// outputs of an earlier run under the final names stay as they were.

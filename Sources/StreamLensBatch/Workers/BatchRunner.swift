@@ -12,12 +12,16 @@ public final class BatchRunner: Sendable {
         case finished(StatusCounts)
         /// Stopped by SIGINT/SIGTERM; files in progress went back to pending.
         case interrupted
+        /// Stopped because the output folder's disk is full (`reason`: "No space left on device"); the file that met
+        /// it and every file in progress went back to pending.
+        case outputFull(reason: String)
     }
 
     let catalog: any BatchCatalog
     let options: BatchOptions
     let progress: BatchProgress
     private let stopping = Atomic<Bool>(false)
+    private let outputFull = Mutex<String?>(nil)
     private let children = Mutex<Set<Int32>>([])
 
     public init(catalog: any BatchCatalog, options: BatchOptions, progress: BatchProgress) {
@@ -57,6 +61,7 @@ public final class BatchRunner: Sendable {
             return first
         }
         try result.get()
+        if let reason = outputFull.withLock({ $0 }) { return .outputFull(reason: reason) }
         if stopping.load(ordering: .relaxed) { return .interrupted }
         return .finished(try await catalog.statusCounts())
     }
@@ -113,6 +118,20 @@ public final class BatchRunner: Sendable {
             try await catalog.release(path: claimed.path, worker: worker)
         case .killedBySignal(let signal) where stopping.load(ordering: .relaxed) && signal == SIGTERM:
             try await catalog.release(path: claimed.path, worker: worker)
+        case .exited, .killedBySignal:
+            if let full = OutputDisk.fullness(of: options.outputFolder, lastErrorLine: result.lastErrorLine) {
+                // Not this file's fault: it goes back to pending, and the batch stops rather than fail the rest.
+                try await catalog.release(path: claimed.path, worker: worker)
+                outputFull.withLock { $0 = $0 ?? full }
+                stop()
+                return
+            }
+            try await recordFailure(of: claimed, as: worker, result: result)
+        }
+    }
+
+    private func recordFailure(of claimed: ClaimedFile, as worker: WorkerIdentity, result: ChildRun.Result) async throws(CatalogError) {
+        switch result.outcome {
         case .exited(let status):
             let reason = result.lastErrorLine ?? "streamlens run exited with status \(status)"
             try await catalog.fail(path: claimed.path, worker: worker, error: reason)
