@@ -139,6 +139,42 @@ struct PostgresBatchTests {
         #expect("\(error.map { "\($0)" } ?? "")".contains("failed"), "\(String(describing: error))")
     }
 
+    /// A server restarted between two of a batch's calls (a fast shutdown ends every session): the batch failed at
+    /// its next call, and, with the connection's query unanswered, only after the catalog's limit. Now the catalog
+    /// connects again, puts the batch's scope back, and the lease, the completion and the next claim go through.
+    @Test func aServerThatRestartsIsConnectedToAgain() async throws {
+        var server = try await PostgresServer.start()
+        do {
+            guard case .postgres(let address) = try CatalogLocation(parsing: server.url) else {
+                Issue.record("\(server.url) is not a PostgreSQL address")
+                await server.stop()
+                return
+            }
+            let catalog = try await PostgresCatalog.open(address, answerLimit: .seconds(20))
+            let identity = FileIdentity(size: 1, modified: 0, contentHash: "x")
+            let inputs = ["a", "b"].map { CatalogInput(path: "/videos/\($0).mp4", outputName: $0, identity: identity) }
+            _ = try await catalog.register(inputs, policy: RegistrationPolicy())
+            let worker = WorkerIdentity(worker: 0)
+            #expect(try await catalog.claim(worker: worker, lease: .seconds(60))?.path == "/videos/a.mp4")
+
+            server = try await server.restarted()
+            let started = ContinuousClock.now
+            #expect(try await catalog.renew(path: "/videos/a.mp4", worker: worker, lease: .seconds(60)))
+            #expect(ContinuousClock.now - started < .seconds(10))
+            let result = FileResult(report: "{}", frames: 3, dropped: 0, seconds: 1, events: ["{\"type\":\"object\"}"])
+            #expect(try await catalog.complete(path: "/videos/a.mp4", worker: worker, result: result))
+            #expect(try await catalog.claim(worker: worker, lease: .seconds(60))?.path == "/videos/b.mp4")
+            // The batch's scope came back with the new session: counting reads it.
+            let counts = try await catalog.statusCounts()
+            #expect(counts.done == 1 && counts.running == 1 && counts.total == 2, "\(counts)")
+            await catalog.close()
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// Ctrl-C while the catalog's server is down: the batch waited out the catalog's 30 s limit and ended as failed
     /// (exit 1; a QA sweep). Now, once its file has stopped, it ends interrupted within seconds, saying the file stays
     /// claimed until its lease expires.

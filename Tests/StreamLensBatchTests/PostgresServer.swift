@@ -60,7 +60,19 @@ final class PostgresServer: Sendable {
         let initialized = try await runCommand(initdb, initdbArguments)
         guard initialized.status == 0 else { throw failure("initdb failed: \(initialized.standardError)") }
 
-        let port = try freeLoopbackPort()
+        let instance = try await launch(folder: folder, port: try freeLoopbackPort(), binaries: binaries, runAs: runAs)
+        let created = try await runCommand(
+            binaries + "/createdb", ["-h", "127.0.0.1", "-p", "\(instance.port)", "-U", user, database])
+        guard created.status == 0 else {
+            await instance.stop()
+            throw failure("createdb failed: \(created.standardError)")
+        }
+        return instance
+    }
+
+    /// Starts `postgres` on the cluster in `folder` and waits until it accepts connections.
+    private static func launch(folder: URL, port: Int, binaries: String, runAs: String?) async throws -> PostgresServer {
+        let data = folder.appendingPathComponent("data").path
         let (postgres, postgresArguments) = command(binaries, "postgres", [
             "-D", data, "-p", "\(port)", "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
             "-c", "max_connections=40",
@@ -69,8 +81,11 @@ final class PostgresServer: Sendable {
         server.executableURL = URL(fileURLWithPath: postgres)
         server.arguments = postgresArguments
         let logPath = folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: logPath.path, contents: nil)
+        if !FileManager.default.fileExists(atPath: logPath.path) {
+            _ = FileManager.default.createFile(atPath: logPath.path, contents: nil)
+        }
         let log = try FileHandle(forWritingTo: logPath)
+        try log.seekToEnd()
         server.standardOutput = log
         server.standardError = log
         server.standardInput = FileHandle.nullDevice
@@ -83,12 +98,15 @@ final class PostgresServer: Sendable {
             await instance.stop()
             throw failure("postgres did not start: \((try? String(contentsOf: logPath, encoding: .utf8)) ?? "")")
         }
-        let created = try await runCommand(binaries + "/createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, database])
-        guard created.status == 0 else {
-            await instance.stop()
-            throw failure("createdb failed: \(created.standardError)")
-        }
         return instance
+    }
+
+    /// A fast shutdown (which ends every session, as a restart does), then the same cluster started again on the same
+    /// port: the returned server replaces this one.
+    func restarted() async throws -> PostgresServer {
+        kill(server.processIdentifier, SIGINT)
+        _ = try await waitUntil(timeout: 30) { !self.server.isRunning }
+        return try await Self.launch(folder: folder, port: port, binaries: binaries, runAs: runAs)
     }
 
     private static func failure(_ message: String) -> any Error {

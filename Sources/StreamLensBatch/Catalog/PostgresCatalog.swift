@@ -7,13 +7,17 @@ import Synchronization
 /// one batch. Each claims one file at a time with `SELECT … FOR UPDATE SKIP LOCKED` (two workers never take the same
 /// file, and none waits for another's claim), holds it under a lease it renews while working, and a file whose
 /// worker died is taken over once its lease expires. Lease times come from the server's clock, so machines whose
-/// clocks disagree still agree on when a lease expires.
+/// clocks disagree still agree on when a lease expires. A server that restarts (a fast shutdown ends every session)
+/// is connected to again, within the time one transaction may wait.
 ///
 /// ## Thread Safety
 /// An actor: one connection per process, and each method's transaction runs without another method's statements in
 /// between.
 public actor PostgresCatalog: BatchCatalog {
-    private let connection: PostgresConnection
+    private var connection: PostgresConnection
+    private let configuration: PostgresConnection.Configuration
+    /// Connections made so far: each new one gets the next number as its id.
+    private var connectionCount = 1
     private let location: String
     private let logger: Logger
     private let lock = AsyncLock()
@@ -21,6 +25,8 @@ public actor PostgresCatalog: BatchCatalog {
     private let answerLimit: Duration
     /// Set by ``register(_:policy:)``: the batch's inputs are in the session's temporary `batch_scope` table.
     private var scoped = false
+    /// The batch's inputs, put back into a new session's `batch_scope` after a reconnection.
+    private var scopePaths: [String] = []
     /// Set once a transaction outlived ``answerLimit`` and the connection was closed: every later call fails at once.
     private var stoppedAnswering = false
 
@@ -29,8 +35,12 @@ public actor PostgresCatalog: BatchCatalog {
     /// per input (a few statements each, one round trip apiece).
     public static let defaultAnswerLimit: Duration = .seconds(30)
 
-    private init(connection: PostgresConnection, location: String, logger: Logger, answerLimit: Duration) {
+    private init(
+        connection: PostgresConnection, configuration: PostgresConnection.Configuration, location: String, logger: Logger,
+        answerLimit: Duration
+    ) {
         self.connection = connection
+        self.configuration = configuration
         self.location = location
         self.logger = logger
         self.answerLimit = answerLimit
@@ -51,7 +61,8 @@ public actor PostgresCatalog: BatchCatalog {
         } catch {
             throw .cannotOpen(location: location, reason: Self.reason(error) + " (is the server running and the database created?)")
         }
-        let catalog = PostgresCatalog(connection: connection, location: location, logger: logger, answerLimit: answerLimit)
+        let catalog = PostgresCatalog(
+            connection: connection, configuration: configuration, location: location, logger: logger, answerLimit: answerLimit)
         do {
             // Several workers may start together: the advisory lock makes creating the tables happen once.
             try await connection.query("SELECT pg_advisory_lock(727272)", logger: logger)
@@ -95,11 +106,14 @@ public actor PostgresCatalog: BatchCatalog {
         return "\(error)"
     }
 
-    /// Runs `body` in one transaction, waiting at most ``answerLimit`` for the server. A server that stops or
-    /// restarts under a batch drops the connection, and a query sent on it never got an answer (closing the
-    /// connection does not fail it either): the batch hung for good, and a Ctrl-C, which waits for the files in
-    /// progress to be handed back, hung with it. After the limit the transaction is left behind, the connection
-    /// closed, and this and every later call fail with one line.
+    /// Runs `body` in one transaction, waiting at most ``answerLimit`` for the server. A server that restarts under
+    /// a batch ends its session: a connection found closed, or lost while `body` ran, is made again (every 250 ms
+    /// while the server is starting) and `body` runs on the new one. Running it again is safe: `renew`, `complete`,
+    /// `fail` and `release` act only while the worker still holds the file, and a `claim` whose commit was lost
+    /// leaves at most that file claimed until its lease expires. (Before round 24 a restart of under a second failed
+    /// the batch after the limit.) A server that stays away, or a query sent on a dropped connection that never gets
+    /// an answer, runs into the limit: the transaction is left behind, the connection closed, and this and every
+    /// later call fail with one line — a batch, and a Ctrl-C that waits for files to be handed back, never hang.
     private func transaction<Result: Sendable>(
         extraTime: Duration = .zero, _ body: @escaping (PostgresConnection) async throws -> Result
     ) async throws(CatalogError) -> Result {
@@ -108,7 +122,13 @@ public actor PostgresCatalog: BatchCatalog {
         nonisolated(unsafe) let body = body
         let work = Task { () async throws -> Result in
             try await self.lock.withLock {
-                try await self.connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+                if self.connection.isClosed { try await self.reconnect() }
+                do {
+                    return try await self.connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+                } catch where self.lostConnection(error) {
+                    try await self.reconnect()
+                    return try await self.connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
+                }
             }
         }
         switch await Self.outcome(of: work, within: answerLimit + extraTime) {
@@ -121,6 +141,39 @@ public actor PostgresCatalog: BatchCatalog {
             work.cancel()
             Task { [connection] in try? await connection.close() }
             throw noAnswer
+        }
+    }
+
+    /// True when `error` ended the session rather than the statement: the connection closed, or the server ended it
+    /// (SQLSTATE class 57P: "terminating connection due to administrator command", a restart's fast shutdown).
+    private func lostConnection(_ error: any Error) -> Bool {
+        if connection.isClosed { return true }
+        let error = (error as? PostgresTransactionError).flatMap { $0.closureError ?? $0.commitError ?? $0.beginError } ?? error
+        guard let error = error as? PSQLError else { return false }
+        if [.serverClosedConnection, .connectionError, .uncleanShutdown].contains(error.code) { return true }
+        return error.serverInfo?[.sqlState]?.hasPrefix("57P") == true
+    }
+
+    /// A new connection in place of the closed one, with this batch's `batch_scope` put back; tries again every
+    /// 250 ms until it connects or the transaction's time runs out (its task is cancelled).
+    private func reconnect() async throws {
+        try? await connection.close()
+        while true {
+            try Task.checkCancellation()
+            connectionCount += 1
+            do {
+                let fresh = try await PostgresConnection.connect(configuration: configuration, id: connectionCount, logger: logger)
+                if scoped {
+                    try await fresh.query("CREATE TEMP TABLE IF NOT EXISTS batch_scope (path TEXT PRIMARY KEY)", logger: logger)
+                    try await fresh.query("INSERT INTO batch_scope (path) SELECT unnest(\(scopePaths)::text[])", logger: logger)
+                }
+                connection = fresh
+                return
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                try await Task.sleep(for: .milliseconds(250))
+            }
         }
     }
 
@@ -220,6 +273,7 @@ public actor PostgresCatalog: BatchCatalog {
             }
         }
         scoped = true
+        scopePaths = inputs.map(\.path)
         return try await statusCounts()
     }
 
