@@ -175,6 +175,42 @@ struct PostgresBatchTests {
         await server.stop()
     }
 
+    /// `status` and `events` only read: a role allowed only to read the tables could not run them (opening made the
+    /// tables where missing, which needs more). A database no batch has used is one line, and gains no tables.
+    @Test func aRoleThatOnlyReadsCanAskForStatusAndEvents() async throws {
+        let server = try await PostgresServer.start()
+        do {
+            let empty = try await streamlens(["status", "--catalog", server.url])
+            #expect(empty.status == 1, "\(empty.standardError)")
+            #expect(empty.standardError == "streamlens: error: cannot open catalog \(server.url): no batch catalog in this "
+                + "database (a batch creates it: streamlens batch … --catalog \(server.url))\n", "\(empty.standardError)")
+            #expect(try await server.query("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'batch_%'") == "0")
+
+            guard case .postgres(let address) = try CatalogLocation(parsing: server.url) else {
+                Issue.record("\(server.url) is not a PostgreSQL address")
+                await server.stop()
+                return
+            }
+            let catalog = try await PostgresCatalog.open(address)
+            let identity = FileIdentity(size: 1, modified: 0, contentHash: "x")
+            _ = try await catalog.register(
+                [CatalogInput(path: "/videos/a.mp4", outputName: "a", identity: identity)], policy: RegistrationPolicy())
+            await catalog.close()
+            let granted = try await server.query("CREATE ROLE reader LOGIN; GRANT SELECT ON batch_files, batch_events TO reader")
+            #expect(granted != nil, "the role could not be made")
+            let reader = server.url.replacingOccurrences(of: "\(PostgresServer.user)@", with: "reader@")
+            let status = try await streamlens(["status", "--catalog", reader])
+            #expect(status.status == 0, "\(status.standardError)")
+            #expect(status.standardOutput.contains("files: 1 (0 done, 0 failed, 1 pending, 0 running)"), "\(status.standardOutput)")
+            let events = try await streamlens(["events", "--catalog", reader])
+            #expect(events.status == 0, "\(events.standardError)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// Ctrl-C while the catalog's server is down: the batch waited out the catalog's 30 s limit and ended as failed
     /// (exit 1; a QA sweep). Now, once its file has stopped, it ends interrupted within seconds, saying the file stays
     /// claimed until its lease expires.

@@ -59,7 +59,7 @@ public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
                 throw .cannotOpen(location: description, reason: "no such file (a batch creates it: streamlens batch … --catalog \(description))")
             }
             return try await SQLiteCatalog.open(path: path, create: create)
-        case .postgres(let address): return try await PostgresCatalog.open(address)
+        case .postgres(let address): return try await PostgresCatalog.open(address, create: create)
         }
     }
 }

@@ -46,8 +46,10 @@ public actor PostgresCatalog: BatchCatalog {
         self.answerLimit = answerLimit
     }
 
+    /// Connects; with `create`, makes the tables where they are missing (a batch), else only checks that they are
+    /// there (`status` and `events`, which a role allowed only to read the tables can run).
     public static func open(
-        _ address: CatalogLocation.PostgresAddress, answerLimit: Duration = defaultAnswerLimit
+        _ address: CatalogLocation.PostgresAddress, create: Bool = true, answerLimit: Duration = defaultAnswerLimit
     ) async throws(CatalogError) -> PostgresCatalog {
         let location = CatalogLocation.postgres(address).description
         var configuration = PostgresConnection.Configuration(
@@ -63,14 +65,26 @@ public actor PostgresCatalog: BatchCatalog {
         }
         let catalog = PostgresCatalog(
             connection: connection, configuration: configuration, location: location, logger: logger, answerLimit: answerLimit)
+        var tablesPresent = true
         do {
-            // Several workers may start together: the advisory lock makes creating the tables happen once.
-            try await connection.query("SELECT pg_advisory_lock(727272)", logger: logger)
-            for statement in schema { try await connection.query(statement, logger: logger) }
-            try await connection.query("SELECT pg_advisory_unlock(727272)", logger: logger)
+            if create {
+                // Several workers may start together: the advisory lock makes creating the tables happen once.
+                try await connection.query("SELECT pg_advisory_lock(727272)", logger: logger)
+                for statement in schema { try await connection.query(statement, logger: logger) }
+                try await connection.query("SELECT pg_advisory_unlock(727272)", logger: logger)
+            } else {
+                let rows = try await connection.query(
+                    "SELECT to_regclass('batch_files') IS NOT NULL AND to_regclass('batch_events') IS NOT NULL", logger: logger)
+                for try await exists in rows.decode(Bool.self) { tablesPresent = exists }
+            }
         } catch {
             try? await connection.close()
             throw .cannotOpen(location: location, reason: Self.reason(error))
+        }
+        guard tablesPresent else {
+            try? await connection.close()
+            throw .cannotOpen(
+                location: location, reason: "no batch catalog in this database (a batch creates it: streamlens batch … --catalog \(location))")
         }
         return catalog
     }
