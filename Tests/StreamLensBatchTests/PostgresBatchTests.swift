@@ -180,6 +180,10 @@ struct PostgresBatchTests {
     @Test func aRoleThatOnlyReadsCanAskForStatusAndEvents() async throws {
         let server = try await PostgresServer.start()
         do {
+            let noDatabase = server.url.replacingOccurrences(of: "/\(PostgresServer.database)", with: "/nodb")
+            let missing = try await streamlens(["status", "--catalog", noDatabase])
+            #expect(missing.standardError == "streamlens: error: cannot open catalog \(noDatabase): database \"nodb\" does not "
+                + "exist (check the user, password and database in the address)\n", "\(missing.standardError)")
             let empty = try await streamlens(["status", "--catalog", server.url])
             #expect(empty.status == 1, "\(empty.standardError)")
             #expect(empty.standardError == "streamlens: error: cannot open catalog \(server.url): no batch catalog in this "
@@ -252,14 +256,51 @@ struct PostgresBatchTests {
     }
 
     /// Unreachable servers and bad catalog addresses: one line, exit 1.
+    /// The reasons are the user's, not the driver's ("Connection errors: SingleConnectionFailure(target: [IPv4]…",
+    /// "serverClosedConnection").
     @Test func unreachableServerIsOneLineAndExitOne() async throws {
         let port = try freeLoopbackPort()
         let unreachable = "postgresql://nobody@127.0.0.1:\(port)/batch"
         for arguments in [["status", "--catalog", unreachable], ["events", "--catalog", unreachable]] {
             let result = try await streamlens(arguments)
             #expect(result.status == 1)
-            #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
-            #expect(result.standardError.hasPrefix("streamlens: error: cannot open catalog postgresql://nobody@127.0.0.1:\(port)/batch"))
+            #expect(result.standardError == "streamlens: error: cannot open catalog \(unreachable): nothing accepts connections "
+                + "at 127.0.0.1:\(port) (is the server running, and listening on that address and port?)\n", "\(result.standardError)")
         }
+        // Something that is not PostgreSQL: it takes the connection and closes it.
+        let (listener, hangUpPort) = try hangingUpListener()
+        defer { close(listener) }
+        let wrong = "postgresql://nobody@127.0.0.1:\(hangUpPort)/batch"
+        let result = try await streamlens(["status", "--catalog", wrong])
+        #expect(result.status == 1)
+        #expect(result.standardError == "streamlens: error: cannot open catalog \(wrong): 127.0.0.1:\(hangUpPort) closed the "
+            + "connection before answering (is it a PostgreSQL server?)\n", "\(result.standardError)")
+    }
+
+    /// A loopback socket that accepts every connection and closes it at once, on a thread of its own; closing the
+    /// returned descriptor ends it.
+    private func hangingUpListener() throws -> (descriptor: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard listening else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        Thread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                if connection < 0 { return }
+                close(connection)
+            }
+        }.start()
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

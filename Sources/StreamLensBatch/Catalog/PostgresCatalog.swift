@@ -61,7 +61,7 @@ public actor PostgresCatalog: BatchCatalog {
         do {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         } catch {
-            throw .cannotOpen(location: location, reason: Self.reason(error) + " (is the server running and the database created?)")
+            throw .cannotOpen(location: location, reason: Self.whyNotConnected(error, to: address, within: configuration.options.connectTimeout))
         }
         let catalog = PostgresCatalog(
             connection: connection, configuration: configuration, location: location, logger: logger, answerLimit: answerLimit)
@@ -106,6 +106,32 @@ public actor PostgresCatalog: BatchCatalog {
             PRIMARY KEY (file, sequence))
         """,
     ]
+
+    /// Why connecting failed, in the user's terms (the driver's say "SingleConnectionFailure(target: [IPv4]…" or
+    /// "serverClosedConnection" for a host that never answered), with what to check.
+    private static func whyNotConnected(
+        _ error: any Error, to address: CatalogLocation.PostgresAddress, within timeout: TimeAmount
+    ) -> String {
+        let place = "\(address.host):\(address.port)"
+        if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
+            // The server answered: a missing database or role, a refused password.
+            return message + " (check the user, password and database in the address)"
+        }
+        let text = String(reflecting: error)
+        if text.contains("Connection refused") {
+            return "nothing accepts connections at \(place) (is the server running, and listening on that address and port?)"
+        }
+        if text.contains("UnknownHost") || text.contains("Name or service not known") {
+            return "no host named '\(address.host)' (check the address)"
+        }
+        if text.contains("connectTimeout") || text.contains("Connect timeout") || text.contains("timed out") {
+            return "no answer from \(place) within \(timeout.nanoseconds / 1_000_000_000) s (is the host reachable and the port open?)"
+        }
+        if text.contains("serverClosedConnection") {
+            return "\(place) closed the connection before answering (is it a PostgreSQL server?)"
+        }
+        return reason(error) + " (is the server running and the database created?)"
+    }
 
     /// The server's error message (PSQLError's description hides it to avoid leaking data into logs).
     private static func reason(_ error: any Error) -> String {
