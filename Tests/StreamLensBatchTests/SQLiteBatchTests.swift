@@ -177,6 +177,46 @@ import StreamLensBatch
         #expect(again.standardOutput.contains("4 files: 4 done, 0 failed"), "\(again.standardOutput)")
     }
 
+    /// A worker whose lease was taken over (it expired while the worker could not renew it, and another worker took
+    /// the file) stops its run of the file at once: it ran on beside the new owner's, both writing the same outputs.
+    /// Here the takeover is written into the catalog by hand, as another machine's claim would; when that lease
+    /// expires unrenewed, the batch takes the file back and does it, once.
+    @Test func aWorkerThatLostItsLeaseStopsItsRun() async throws {
+        let folder = try makeTemporaryFolder()
+        let inputs = try await makeLongClipFolder(in: folder)
+        let output = folder.appendingPathComponent("out")
+        let log = folder.appendingPathComponent("batch.log")
+        let batch = try startStreamlens(
+            ["batch", inputs.path, "--output-dir", output.path, "--workers", "1", "--lease", "3", "--detector", "hog",
+             "--analysis-interval", "0", "--quiet"], log: log)
+        defer { if batch.isRunning { kill(batch.processIdentifier, SIGKILL) } }
+        let started = try await waitUntil(timeout: 60) {
+            FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path)
+        }
+        try #require(started, "the file never started")
+        let child = try #require(processes(mentioning: "long.mp4").first { $0 != batch.processIdentifier })
+
+        let catalog = output.appendingPathComponent("catalog.sqlite").path
+        let takeover = try await runCommand("/usr/bin/python3", ["-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], timeout=10)
+            c.execute("UPDATE batch_files SET lease_owner = 'elsewhere:1:0', lease_expires = ? WHERE status = 'running'", (time.time() + 4,))
+            c.commit()
+            """, catalog])
+        try #require(takeover.status == 0, "\(takeover.standardError)")
+        let stopped = try await waitUntil(timeout: 5) { !FileManager.default.fileExists(atPath: "/proc/\(child)") }
+        #expect(stopped, "the run of the taken-over file went on")
+
+        let ended = try await waitUntil(timeout: 240) { !batch.isRunning }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(ended && batch.terminationStatus == 0, "status \(batch.terminationStatus): \(text)")
+        #expect(text.contains("lease lost (expired and taken over by another worker); its run here was stopped"), "\(text)")
+        let status = try await CatalogLocation(parsing: "sqlite:" + catalog).open(create: false)
+        let files = try await status.files()
+        await status.close()
+        #expect(files.map(\.status) == [.done] && files.first?.completions == 1 && files.first?.attempts == 2, "\(files)")
+    }
+
     /// Ctrl-C reaches only the batch (its children run in process groups of their own): the batch passes it on, the
     /// running file stops at once, keeps what it wrote as `NAME.partial` and goes back to pending, and the good
     /// outputs of an earlier run under the final names stay as they were.

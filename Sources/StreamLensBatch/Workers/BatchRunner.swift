@@ -90,12 +90,14 @@ public final class BatchRunner: Sendable {
             return
         }
         let started = ContinuousClock.now
-        let renewal = Task { await self.renewLease(on: claimed.path, as: worker) }
+        let lease = LeaseWatch()
+        let renewal = Task { await self.renewLease(on: claimed.path, as: worker, watch: lease) }
         let child = ChildRun(executable: options.executable, arguments: job.runArguments(sharedOptions: options.sharedRunOptions))
         let result: ChildRun.Result
         do {
             result = try await child.run { pid in
                 self.children.withLock { _ = $0.insert(pid) }
+                lease.childStarted(pid)
             }
         } catch {
             renewal.cancel()
@@ -106,6 +108,10 @@ public final class BatchRunner: Sendable {
         renewal.cancel()
         children.withLock { _ = $0.remove(result.processID) }
         let seconds = (ContinuousClock.now - started).seconds
+        if lease.lost {
+            // Its new owner runs it; this worker's child was stopped, and its ending is no result.
+            return
+        }
         switch result.outcome {
         case .exited(0):
             let outcome = Self.readOutputs(of: job, seconds: seconds)
@@ -143,13 +149,16 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// Renews the lease every third of its length until cancelled.
-    private func renewLease(on path: String, as worker: WorkerIdentity) async {
+    /// Renews the lease every third of its length until cancelled. A lease found lost (it expired, say while the
+    /// catalog's server was away, and another worker took the file over) stops this worker's child at once: two runs
+    /// of one file write the same outputs, and the first to finish would rename the other's half-written files.
+    private func renewLease(on path: String, as worker: WorkerIdentity, watch: LeaseWatch) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: options.lease / 3)
             if Task.isCancelled { return }
             if (try? await catalog.renew(path: path, worker: worker, lease: options.lease)) == false {
-                progress.note("\(path): lease lost (expired and taken over by another worker)")
+                progress.note("\(path): lease lost (expired and taken over by another worker); its run here was stopped")
+                watch.loseLease()
                 return
             }
         }
@@ -169,5 +178,30 @@ public final class BatchRunner: Sendable {
         let events = ((try? String(contentsOfFile: job.eventsPath, encoding: .utf8)) ?? "")
             .split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         return FileResult(report: reportText, frames: frames, dropped: dropped, seconds: seconds, events: events)
+    }
+}
+
+/// A file's lease as its worker's renewals find it, and the child to stop when it is lost.
+final class LeaseWatch: Sendable {
+    private let state = Mutex<(child: Int32?, lost: Bool)>((nil, false))
+
+    /// True once a renewal found the lease taken over.
+    var lost: Bool { state.withLock { $0.lost } }
+
+    func childStarted(_ pid: Int32) {
+        let stopNow = state.withLock { state in
+            state.child = pid
+            return state.lost
+        }
+        if stopNow { kill(pid, SIGKILL) }
+    }
+
+    /// Marks the lease lost and kills the child (SIGKILL: a graceful stop would still finish and rename its files).
+    func loseLease() {
+        let child = state.withLock { state in
+            state.lost = true
+            return state.child
+        }
+        if let child { kill(child, SIGKILL) }
     }
 }
