@@ -202,7 +202,7 @@ final class StopSignals {
 
     init(onStop: @escaping @Sendable (Int32) -> Void) {
         sources = InterruptSignal.stopSignals.map { signalNumber in
-            signal(signalNumber, SIG_IGN)
+            if !InterruptSignal.stopSignalsHeld { signal(signalNumber, SIG_IGN) }
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { onStop(signalNumber) }
             source.resume()

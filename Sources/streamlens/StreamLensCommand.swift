@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StreamLens
 
 @main
 struct StreamLensCommand: AsyncParsableCommand {
@@ -18,8 +19,12 @@ struct StreamLensCommand: AsyncParsableCommand {
         // A closed pipe on stdout or stderr (`streamlens … 2>&1 | tee log` stopped with Ctrl-C, `| head -1`) must not
         // kill a run mid-drain: its writes fail instead, and every write to them ignores the failure.
         signal(SIGPIPE, SIG_IGN)
+        // Ctrl-C, SIGTERM and SIGHUP wait from the first instruction until `run` or `batch` reads them; every other
+        // command lets them act as usual again once it is known.
+        InterruptSignal.holdStopSignals()
         do {
             var command = try parseAsRoot()
+            if !(command is RunCommand || command is BatchCommand) { InterruptSignal.releaseStopSignals() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

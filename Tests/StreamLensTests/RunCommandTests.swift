@@ -221,6 +221,49 @@ import StreamLensGStreamer
         #expect(try Report(reportPath).interrupted)
     }
 
+    /// A Ctrl-C that arrives while the program is still starting stops the run (a QA sweep lost 2 of 45 sent in the
+    /// first milliseconds: the signals were ignored until libdispatch had registered their sources, and the run went
+    /// on to its end). Here the signal is already pending when `streamlens` starts: blocked by the Python that
+    /// execs it, sent, and kept across exec. `stats`, which reads no stop signal, is ended by it as usual.
+    @Test func aStopSentWhileTheProgramStartsIsNotLost() async throws {
+        let folder = try makeTemporaryFolder()
+        let pendingInterrupt = [
+            "/usr/bin/python3", "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}); "
+                + "os.kill(os.getpid(), signal.SIGINT); os.execv(sys.argv[1], sys.argv[1:])",
+        ]
+        let output = folder.appendingPathComponent("out.mp4")
+        let (result, _) = try await timedRun(
+            ["run", "--input", DetectionRunTests.pedestrians.path, "--output", output.path, "--speed-limits", "off"],
+            in: folder, limit: .seconds(60), prefix: pendingInterrupt)
+        #expect(result.status == 130, "\(result.standardError)")
+        #expect(result.standardError.contains("interrupted"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("report.json"))
+        let stats = try BackgroundRun(["stats", "report.json"], folder: folder, prefix: pendingInterrupt)
+        _ = try await stats.finish(within: .seconds(20))
+        #expect(stats.process.terminationReason == .uncaughtSignal && stats.process.terminationStatus == SIGINT)
+    }
+
+    /// `nohup streamlens run …`: the hang-up of a closed terminal, which `nohup` set to be ignored, stopped the run
+    /// anyway (the run's own SIGHUP handler replaced the inherited "ignore"). A signal ignored at start stays ignored.
+    @Test func aRunStartedUnderNohupIgnoresAHangUp() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("live.mp4")
+        let run = try BackgroundRun(
+            [
+                "run", "--input", "videotestsrc is-live=true num-buffers=90 ! video/x-raw,width=320,height=240,framerate=30/1",
+                "--output", output.path, "--quiet",
+            ], folder: folder,
+            prefix: ["/usr/bin/python3", "-c", "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"])
+        #expect(try await waitUntil { fileSize(output.path + ".partial") > 0 }, "the encoder wrote nothing")
+        run.signal(SIGHUP)
+        let (result, _) = try await run.finish(within: .seconds(30))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await decode(output).frames.count == 90)
+    }
+
     /// A re-run stopped halfway replaced the earlier run's whole file (250 frames) with its 38: an interrupted run
     /// whose files already exist keeps its own as NAME.partial beside them.
     @Test func anInterruptedRerunLeavesTheEarlierRunsFilesAlone() async throws {

@@ -24,14 +24,52 @@ public final class InterruptSignal: Sendable {
     /// Requests so far.
     public var requests: Int { count.load(ordering: .sequentiallyConsistent) }
 
-    /// The signals that ask a run or a batch to stop.
-    public static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals that ask a run or a batch to stop: SIGINT, SIGTERM and SIGHUP, less any the program was started
+    /// with set to be ignored (`nohup` ignores SIGHUP so that closing the terminal does not stop what it runs).
+    /// Read first in `main` (``holdStopSignals()``), before any disposition is changed.
+    public static let stopSignals = [SIGINT, SIGTERM, SIGHUP].filter { !isIgnored($0) }
+
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var action = sigaction()
+        guard sigaction(number, nil, &action) == 0 else { return false }
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Blocks ``stopSignals`` on the calling thread, and so on every thread it starts after: called first thing in
+    /// `main`, a stop request that arrives while the program starts stays pending until a signal source reads it.
+    /// (Ignoring the signals until the sources were registered, which libdispatch does later on its own thread, lost
+    /// a Ctrl-C sent in the first milliseconds: the run went on to its end.)
+    public static func holdStopSignals() {
+        var signals = stopSignalSet
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        held.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Undoes ``holdStopSignals()`` for a command that installs no handler: a pending or later signal ends it as usual.
+    public static func releaseStopSignals() {
+        var signals = stopSignalSet
+        held.store(false, ordering: .sequentiallyConsistent)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Whether ``holdStopSignals()`` is in force: then the signal sources read the held signals, and ignoring them
+    /// first would throw away one already pending.
+    public static var stopSignalsHeld: Bool { held.load(ordering: .sequentiallyConsistent) }
+
+    private static let held = Atomic<Bool>(false)
+
+    private static var stopSignalSet: sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in stopSignals { sigaddset(&signals, number) }
+        return signals
+    }
 
     /// Routes ``stopSignals`` to this counter for the life of the process (the default handlers would kill the run
     /// before the output is finalized and the report written).
     public func installSignalHandlers() {
         for number in Self.stopSignals {
-            signal(number, SIG_IGN)
+            if !Self.stopSignalsHeld { signal(number, SIG_IGN) }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             // Signals that arrive before the handler runs are coalesced; `data` says how many there were. (The
             // handler keeps its source alive, which lives for the process anyway.)
