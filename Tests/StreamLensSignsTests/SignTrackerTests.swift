@@ -156,6 +156,57 @@ struct SignTrackerTests {
         #expect(jitteringStill == [true, true, true, false, true, false, false, false])
     }
 
+    /// Follows one sign in place for `values.count` analysed frames, 80 ms apart, the way the stage does: read when
+    /// the tracker wants it, the read naming what the sign shows in that frame (nil: a read that names nothing).
+    static func watchSignInPlace(showing values: [Int?], tracker: inout SignTracker, closed: inout [SignTrack]) -> Int {
+        var readCount = 0
+        for (frame, value) in values.enumerated() {
+            let box = BoundingBox(x: 100, y: 50, width: 40, height: 40)
+            let wanted = tracker.wantsRead(at: box)
+            if wanted { readCount += 1 }
+            let sighting = SignSighting(
+                analysisBox: box, sourceBox: box.scaled(x: 2, y: 2),
+                reading: wanted ? value.map { SpeedReading(value: $0, confidence: 0.9) } : nil, wasRead: wanted)
+            tracker.update(pts: .milliseconds(80 * frame), sightings: [sighting], closed: &closed)
+        }
+        return readCount
+    }
+
+    /// A variable message sign watched by a still camera changes from 100 to 80: its track kept 100 for as long as it
+    /// stayed in view (its reads were complete, so it was never read again). A confirmed sign is re-read on every
+    /// 8th sighting; three re-reads in a row naming 80 end the 100 and start an 80.
+    @Test func aSignThatChangesValueInPlaceBecomesTwoSigns() {
+        var tracker = Self.makeTracker(maximumReads: 3)
+        var closed: [SignTrack] = []
+        let reads = Self.watchSignInPlace(
+            showing: Array(repeating: 100, count: 40) + Array(repeating: 80, count: 40), tracker: &tracker, closed: &closed)
+        // 3 reads to fill the track, then one every 8th sighting: far fewer than one per frame.
+        #expect(reads < 15, "\(reads) reads")
+        #expect(closed.count == 1)
+        let old = closed.first
+        #expect(old?.reads.map(\.value) == [100, 100, 100])
+        // The 100 ends at the last sighting before the first re-read that named 80 (frame 42 or later).
+        #expect(old.map { $0.lastSeen >= .milliseconds(80 * 39) && $0.lastSeen < .milliseconds(80 * 50) } == true)
+        #expect(tracker.latestConfirmedTrack()?.reading.value == 80)
+        #expect(tracker.openTracks.first?.reads.map(\.value) == [80, 80, 80])
+        #expect(tracker.openTracks.first.map { $0.firstSeen > old!.lastSeen } == true)
+    }
+
+    /// One or two stray re-reads of another value, or re-reads that name nothing, leave a confirmed sign as it is.
+    @Test func strayRereadsDoNotChangeAConfirmedSign() {
+        var tracker = Self.makeTracker(maximumReads: 3)
+        var closed: [SignTrack] = []
+        // Frames 10, 18 and 26 are the re-reads: 60, then nothing, then 100 again; 34 and 42 read 60 twice.
+        var shown: [Int?] = Array(repeating: 100, count: 50)
+        shown[10] = 60
+        shown[18] = nil
+        shown[34] = 60
+        shown[42] = 60
+        _ = Self.watchSignInPlace(showing: shown, tracker: &tracker, closed: &closed)
+        #expect(closed.isEmpty)
+        #expect(tracker.latestConfirmedTrack()?.reading.value == 100)
+    }
+
     @Test func aTimestampJumpingBackClosesEverything() {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []

@@ -29,8 +29,15 @@ struct SignTrack: Sendable {
     private(set) var isRuledOut = false
     /// The sign's words were read as "SPEED LIMIT": they need not be read again.
     private(set) var wordsSayLimit = false
-    /// Stream time at which the vote first confirmed a value (orders signs for the current limit).
-    var confirmedAt: Duration?
+    /// Stream time at which the vote first confirmed a value (orders signs for the current limit), and the value.
+    private(set) var confirmedAt: Duration?
+    private(set) var confirmedValue: Int?
+    /// Re-reads of a confirmed sign whose reads are complete (``Recheck``) that named another value, in a row, with
+    /// the times they were taken: a variable message sign that changed, another sign put up in the same place.
+    private(set) var challengers: [(reading: SpeedReading, pts: Duration)] = []
+    /// The last sighting whose re-read still named the confirmed value (or that was not re-read): where the old
+    /// value ends when the sign turns out to have changed.
+    private(set) var lastSeenAsConfirmed: Duration
     /// Reads in a row (the latest ones) that named no value.
     private(set) var fruitlessReadsInARow = 0
     /// Box of the latest read (analysis pixels), and sightings since it.
@@ -48,7 +55,15 @@ struct SignTrack: Sendable {
         lastSourceBox = sourceBox
         firstSourceBox = sourceBox
         largestSourceBox = sourceBox
+        lastSeenAsConfirmed = pts
         reads.reserveCapacity(readCapacity)
+        challengers.reserveCapacity(Recheck.changedAfter)
+    }
+
+    /// Records that the vote confirmed `value` at `pts`.
+    mutating func confirm(_ value: Int, at pts: Duration) {
+        confirmedAt = pts
+        confirmedValue = value
     }
 
     mutating func record(_ sighting: SignSighting, pts: Duration) {
@@ -74,7 +89,43 @@ struct SignTrack: Sendable {
         } else {
             sightingsSinceRead += 1
         }
-        if let reading = sighting.reading, wantsReads { reads.append(reading) }
+        if let reading = sighting.reading, wantsReads {
+            reads.append(reading)
+        } else if let confirmedValue, !wantsReads, sighting.wasRead {
+            recordRecheck(sighting.reading, confirmedValue: confirmedValue, pts: pts)
+        }
+        if challengers.isEmpty { lastSeenAsConfirmed = pts }
+    }
+
+    /// A re-read of a confirmed, fully read sign: the same value clears the challengers; another value named by a
+    /// glyph reader adds one (a template match alone neither counts nor clears: it is the weakest evidence); a read
+    /// that names nothing changes nothing.
+    private mutating func recordRecheck(_ reading: SpeedReading?, confirmedValue: Int, pts: Duration) {
+        guard let reading else { return }
+        if reading.value == confirmedValue {
+            challengers.removeAll(keepingCapacity: true)
+        } else if !reading.namedByTemplatesOnly {
+            if let first = challengers.first, first.reading.value != reading.value { challengers.removeAll(keepingCapacity: true) }
+            challengers.append((reading, pts))
+        }
+    }
+
+    /// Whether the re-reads say the sign now shows another value (``Recheck/changedAfter`` of them in a row, agreeing).
+    var hasChangedValue: Bool { challengers.count >= Recheck.changedAfter }
+
+    /// Splits a sign that changed value in place: this track ends where the old value was last seen, and the returned
+    /// track, `id`, starts at the first re-read of the new value with the re-reads as its reads.
+    mutating func splitAtValueChange(newID id: Int) -> SignTrack {
+        let first = challengers[0]
+        var next = SignTrack(
+            id: id, pts: first.pts, analysisBox: lastAnalysisBox, sourceBox: lastSourceBox, readCapacity: maximumReads)
+        next.lastSeen = lastSeen
+        next.sightings = challengers.count
+        next.largestReadSourceBox = lastSourceBox
+        next.reads.append(contentsOf: challengers.map(\.reading))
+        lastSeen = lastSeenAsConfirmed
+        challengers.removeAll()
+        return next
     }
 
     /// Whether another read would still count (the read list is not full and the sign was not ruled out).
@@ -85,12 +136,27 @@ struct SignTrack: Sendable {
     /// approaches grows from one analysed frame to the next, and a larger view of it may read; a ring that keeps its
     /// size is a red lamp, logo or piece of clothing whose next read would cost the same 15–50 ms for nothing.
     func wantsRead(at box: BoundingBox) -> Bool {
-        guard wantsReads else { return false }
+        guard wantsReads else {
+            // A confirmed sign is still read now and then: it may change value in place.
+            return confirmedValue != nil && !isRuledOut && sightingsSinceRead + 1 >= Recheck.every
+        }
         guard fruitlessReadsInARow >= Reread.fruitlessReads, let lastReadBox,
             sightingsSinceRead + 1 < Reread.atLeastEvery
         else { return true }
         return Reread.hasGrown(from: lastReadBox, to: box)
             || (sightings >= 3 && Reread.size(of: box) >= (1 + Reread.growthOverThreeSightings) * latestSizes.0)
+    }
+
+    /// When a confirmed sign whose reads are complete is read again, and when it has changed value. A sign passed on
+    /// the road is out of view before it is rechecked a few times; one watched by a still camera (a variable message
+    /// sign over a motorway) changes value under the same track, which would otherwise keep its first value for as
+    /// long as it stays in view.
+    enum Recheck {
+        /// Read again on every this many sightings.
+        static let every = 8
+        /// Re-reads in a row that name the same other value before the sign counts as changed: more than the vote's
+        /// two, since a confirmed value is being overturned.
+        static let changedAfter = 3
     }
 
     /// When a ring that reads nothing is read again.

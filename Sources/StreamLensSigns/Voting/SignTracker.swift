@@ -95,12 +95,25 @@ struct SignTracker {
             openTracks[index].framesMissed += 1
         }
         closeTracks(into: &closed) { pts - $0.lastSeen > timeout }
+        splitSignsThatChangedValue(at: pts, closed: &closed)
         // Mark newly confirmed tracks: the order of confirmation picks the current limit. A sign still in view may
         // be seen again, so it needs the vote's full count of agreeing reads.
         for index in openTracks.indices where openTracks[index].confirmedAt == nil {
-            if vote.decide(reads: openTracks[index].reads, sightings: nil) != nil {
-                openTracks[index].confirmedAt = pts
+            if let decision = vote.decide(reads: openTracks[index].reads, sightings: nil) {
+                openTracks[index].confirm(decision.reading.value, at: pts)
             }
+        }
+    }
+
+    /// A sign whose re-reads say it changed value (``SignTrack/Recheck``) ends with its old value, and its new value
+    /// goes on as a new track, confirmed now: two signs, two events.
+    private mutating func splitSignsThatChangedValue(at pts: Duration, closed: inout [SignTrack]) {
+        for index in openTracks.indices where openTracks[index].hasChangedValue {
+            var next = openTracks[index].splitAtValueChange(newID: nextID)
+            nextID += 1
+            if let decision = vote.decide(reads: next.reads, sightings: nil) { next.confirm(decision.reading.value, at: pts) }
+            closed.append(openTracks[index])
+            openTracks[index] = next
         }
     }
 
