@@ -192,6 +192,18 @@ struct SignTrackerTests {
         #expect(tracker.openTracks.first.map { $0.firstSeen > old!.lastSeen } == true)
     }
 
+    /// Re-reads are checked against the value the track's reads vote for when they are complete, not the one first
+    /// confirmed: a sign confirmed as 60 on its first two reads and read 80 on the rest is an 80, and its re-reads of
+    /// 80 do not split it.
+    @Test func rereadsAreCheckedAgainstTheVotedValue() {
+        var tracker = Self.makeTracker(maximumReads: 8)
+        var closed: [SignTrack] = []
+        _ = Self.watchSignInPlace(
+            showing: [60, 60] + Array(repeating: 80, count: 60), tracker: &tracker, closed: &closed)
+        #expect(closed.isEmpty)
+        #expect(tracker.latestConfirmedTrack()?.reading.value == 80)
+    }
+
     /// One or two stray re-reads of another value, or re-reads that name nothing, leave a confirmed sign as it is.
     @Test func strayRereadsDoNotChangeAConfirmedSign() {
         var tracker = Self.makeTracker(maximumReads: 3)

@@ -29,8 +29,9 @@ struct SignTrack: Sendable {
     private(set) var isRuledOut = false
     /// The sign's words were read as "SPEED LIMIT": they need not be read again.
     private(set) var wordsSayLimit = false
-    /// Stream time at which the vote first confirmed a value (orders signs for the current limit), and the value.
+    /// Stream time at which the vote first confirmed a value (orders signs for the current limit).
     private(set) var confirmedAt: Duration?
+    /// The value the vote names now (the latest that it named, when later reads made it undecided).
     private(set) var confirmedValue: Int?
     /// Re-reads of a confirmed sign whose reads are complete (``Recheck``) that named another value, in a row, with
     /// the times they were taken: a variable message sign that changed, another sign put up in the same place.
@@ -60,9 +61,9 @@ struct SignTrack: Sendable {
         challengers.reserveCapacity(Recheck.changedAfter)
     }
 
-    /// Records that the vote confirmed `value` at `pts`.
+    /// Records that the vote names `value` after the sighting at `pts` (confirmed then, if not before).
     mutating func confirm(_ value: Int, at pts: Duration) {
-        confirmedAt = pts
+        if confirmedAt == nil { confirmedAt = pts }
         confirmedValue = value
     }
 

@@ -97,8 +97,9 @@ struct SignTracker {
         closeTracks(into: &closed) { pts - $0.lastSeen > timeout }
         splitSignsThatChangedValue(at: pts, closed: &closed)
         // Mark newly confirmed tracks: the order of confirmation picks the current limit. A sign still in view may
-        // be seen again, so it needs the vote's full count of agreeing reads.
-        for index in openTracks.indices where openTracks[index].confirmedAt == nil {
+        // be seen again, so it needs the vote's full count of agreeing reads. A confirmed track's value is kept as the
+        // vote names it, for its re-reads to be checked against.
+        for index in openTracks.indices {
             if let decision = vote.decide(reads: openTracks[index].reads, sightings: nil) {
                 openTracks[index].confirm(decision.reading.value, at: pts)
             }
