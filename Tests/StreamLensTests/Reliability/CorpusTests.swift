@@ -144,6 +144,18 @@ extension CorpusCase {
         }
     }
 
+    /// A small picture into WebM: libvpx's look-ahead lost the last 6–14 of 50 frames at end-of-stream (a QA sweep:
+    /// 32 of 50 at 97×61) while the report counted all 50 as output. Every frame reaches the file now.
+    @Test(arguments: ["ball", "snow"]) func aSmallWebMOutputKeepsEveryFrame(pattern: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("small.webm")
+        let (result, _) = try await timedRun(
+            ["run", "--input", "videotestsrc num-buffers=50 pattern=\(pattern) ! video/x-raw,width=97,height=61,framerate=25/1",
+             "--output", output.path, "--quiet"], in: folder, limit: .seconds(60))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await decode(output).frames.count == 50)
+    }
+
     /// A FIFO given as input would block the reader until someone writes to it: refused at once.
     @Test func aFIFOInputIsRefusedAtOnce() async throws {
         let folder = try makeTemporaryFolder()
