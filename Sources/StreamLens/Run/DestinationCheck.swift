@@ -22,7 +22,7 @@ enum DestinationCheck {
                 throw .outputNotAFile(option: written.option, path: written.path, kind: kind)
             }
             for read in reads {
-                if let how = FileOnDisk.sameFile(written.path, read) {
+                if let how = FileOnDisk.sameFile(written.path, read) ?? FileOnDisk.namedByPattern(written.path, read) {
                     throw .outputIsInput(option: written.option, path: written.path, input: read, how: how)
                 }
             }
@@ -192,6 +192,36 @@ enum FileOnDisk {
             return "folder '\(folder)' does not exist"
         }
         return FileManager.default.isWritableFile(atPath: folder) ? nil : "folder '\(folder)' is not writable"
+    }
+
+    /// Whether `pattern`, a sink's numbered file names (`hlssink2 location=seg%05d.ts`, `splitmuxsink`,
+    /// `multifilesink`: a printf integer conversion), names `read`: "one of the files its pattern names", or nil.
+    /// Compared as text, `seg%05d.ts` never equalled the input `seg00000.ts`, which the first segment replaced.
+    static func namedByPattern(_ pattern: String, _ read: String) -> String? {
+        let name = (pattern as NSString).lastPathComponent
+        guard name.contains("%"),
+            canonicalPath((pattern as NSString).deletingLastPathComponent) == canonicalPath((read as NSString).deletingLastPathComponent)
+        else { return nil }
+        var expression = "^"
+        var rest = Substring(name)
+        while let percent = rest.firstIndex(of: "%") {
+            expression += NSRegularExpression.escapedPattern(for: String(rest[..<percent]))
+            let conversion = rest[rest.index(after: percent)...].prefix { $0.isNumber || $0 == "l" }
+            let kind = rest[rest.index(after: percent)...].dropFirst(conversion.count).first
+            switch kind {
+            case "d", "i", "u": expression += "[0-9]+"
+            case "x", "X": expression += "[0-9a-fA-F]+"
+            case "%": expression += "%"
+            default: return nil
+            }
+            rest = rest[rest.index(after: percent)...].dropFirst(conversion.count + 1)
+        }
+        expression += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
+        let readName = (read as NSString).lastPathComponent
+        guard let regex = try? NSRegularExpression(pattern: expression),
+            regex.firstMatch(in: readName, range: NSRange(readName.startIndex..., in: readName)) != nil
+        else { return nil }
+        return "one of the files its pattern names"
     }
 
     /// How `written` and `read` are the same file ("the same path", "a symlink to it", "a hard link of it"), or nil

@@ -11,6 +11,8 @@ import Glibc
     /// How a destination can turn out to be the input (the input is `clip.mp4` in the test folder).
     enum SameFile: String, CaseIterable, Sendable {
         case samePath, dotSlashPath, symlink, hardLink, sinkLocation, report, events, timeline, html, subtitles, partialName
+        /// A sink's numbered names (`seg%05d.ts`) include the input's: compared as text, the first segment replaced it.
+        case hlsSegmentPattern, splitFilePattern
     }
 
     @Test(arguments: SameFile.allCases)
@@ -20,6 +22,13 @@ import Glibc
         try FileManager.default.copyItem(at: try await Corpus.file("odd-641x361-444.mp4"), to: input)
         let original = try Data(contentsOf: input)
         var arguments = ["run", "--input", input.path, "--quiet"]
+        var kept = input
+        /// The input renamed to `name` and read from there.
+        func renameInput(to name: String) throws {
+            kept = folder.appendingPathComponent(name)
+            try FileManager.default.moveItem(at: input, to: kept)
+            arguments = ["run", "--input", name, "--quiet"]
+        }
         switch way {
         case .samePath: arguments += ["--output", input.path]
         case .dotSlashPath: arguments += ["--output", "./clip.mp4"]
@@ -37,14 +46,19 @@ import Glibc
         case .subtitles: arguments += ["--subtitles", input.path]
         case .partialName:
             // Writing out.mp4 goes through out.mp4.partial: that name is taken by the input here.
-            try FileManager.default.moveItem(at: input, to: folder.appendingPathComponent("out.mp4.partial"))
-            arguments = ["run", "--input", "out.mp4.partial", "--output", "out.mp4", "--quiet"]
+            try renameInput(to: "out.mp4.partial")
+            arguments += ["--output", "out.mp4"]
+        case .hlsSegmentPattern:
+            try renameInput(to: "seg00000.ts")
+            arguments += ["--output", "x264enc ! h264parse ! hlssink2 location=seg%05d.ts playlist-location=live.m3u8"]
+        case .splitFilePattern:
+            try renameInput(to: "part07.mp4")
+            arguments += ["--output", "x264enc ! h264parse ! splitmuxsink location=part%02d.mp4 max-size-time=1000000000"]
         }
         let (result, seconds) = try await timedRun(arguments, in: folder, limit: .seconds(10))
         #expect(result.status == 2, "stderr: \(result.standardError)")
         #expect(result.standardError.contains("is the input"), "stderr: \(result.standardError)")
         #expect(seconds < 5)
-        let kept = way == .partialName ? folder.appendingPathComponent("out.mp4.partial") : input
         #expect(try Data(contentsOf: kept) == original, "the input changed")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(!names.contains { $0.hasSuffix(".partial") && way != .partialName }, "\(names)")
