@@ -15,10 +15,13 @@ public enum InputSource: Sendable, Equatable {
     /// Name of the appsink that hands frames to StreamLens.
     static let sinkName = "streamlens_sink"
 
-    /// Classifies the text of `--input`.
+    /// Classifies the text of `--input`. A file that exists under that name is that file, whatever its name holds
+    /// (a recording named `a ! b.mp4` was taken for a pipeline description, in a batch too).
     public init(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.contains("!") || Self.looksLikeElement(trimmed) {
+        if !text.hasPrefix("/dev/video"), FileManager.default.fileExists(atPath: text) {
+            self = .file(path: text)
+        } else if trimmed.contains("!") || Self.looksLikeElement(trimmed) {
             self = .description(trimmed)
         } else if trimmed.hasPrefix("/dev/video") {
             self = .camera(device: trimmed)

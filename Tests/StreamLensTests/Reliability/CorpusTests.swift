@@ -156,6 +156,18 @@ extension CorpusCase {
         #expect(try await decode(output).frames.count == 50)
     }
 
+    /// A recording whose name holds " ! " is a file, not a pipeline description: `run` failed on it ("no source
+    /// element for URI"), and so did a batch that found it in a folder.
+    @Test func aFileNamedLikeAPipelineIsReadAsAFile() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = folder.appendingPathComponent("front ! rear.mp4")
+        try FileManager.default.copyItem(at: try await Corpus.file("odd-641x361-444.mp4"), to: input)
+        let (result, _) = try await timedRun(
+            ["run", "--input", input.path, "--output", "null", "--report", "r.json", "--quiet"], in: folder, limit: .seconds(60))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Report(folder.appendingPathComponent("r.json")).framesSection["decoded"] as? Int == 25)
+    }
+
     /// A FIFO given as input would block the reader until someone writes to it: refused at once.
     @Test func aFIFOInputIsRefusedAtOnce() async throws {
         let folder = try makeTemporaryFolder()
