@@ -52,6 +52,19 @@ import StreamLensBatch
         #expect(result.standardError.hasPrefix(message), "\(result.standardError)")
     }
 
+    /// Percent-encoding in a PostgreSQL address is decoded once, as libpq does: a password "50%off", written
+    /// "50%25off", was decoded twice and dropped.
+    @Test func aPercentEncodedPasswordIsDecodedOnce() throws {
+        let location = try CatalogLocation(parsing: "postgresql://night%20shift:50%25off%40home@db.local:5433/batch")
+        guard case .postgres(let address) = location else {
+            Issue.record("\(location) is not a PostgreSQL address")
+            return
+        }
+        #expect(address.user == "night shift")
+        #expect(address.password == "50%off@home")
+        #expect(address.host == "db.local" && address.port == 5433 && address.database == "batch")
+    }
+
     /// `status` on another program's SQLite database (or an empty file) printed "files: 0" and created the
     /// catalog's tables in it.
     @Test(arguments: ["", "other"])

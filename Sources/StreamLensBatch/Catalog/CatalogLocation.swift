@@ -30,9 +30,10 @@ public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
             let database = String(components.path.drop { $0 == "/" })
             guard !database.isEmpty, !database.contains("/") else { throw .badLocation(text) }
             if let port = components.port, !(1...65535).contains(port) { throw .badLocation(text) }
+            // `user` and `password` come decoded once already: decoding again dropped a password holding "%" written
+            // as "%25" (libpq decodes once).
             self = .postgres(PostgresAddress(
-                user: user.removingPercentEncoding ?? user, password: components.password?.removingPercentEncoding,
-                host: host, port: components.port ?? 5432, database: database))
+                user: user, password: components.password, host: host, port: components.port ?? 5432, database: database))
             return
         }
         if !text.contains("://"), text.hasSuffix(".sqlite") || text.hasSuffix(".db") {

@@ -127,6 +127,9 @@ public actor PostgresCatalog: BatchCatalog {
         if text.contains("connectTimeout") || text.contains("Connect timeout") || text.contains("timed out") {
             return "no answer from \(place) within \(timeout.nanoseconds / 1_000_000_000) s (is the host reachable and the port open?)"
         }
+        if text.contains("authMechanismRequiresPassword") {
+            return "the server asks for a password and the address gives none (postgresql://USER:PASSWORD@HOST/DATABASE)"
+        }
         if text.contains("serverClosedConnection") {
             return "\(place) closed the connection before answering (is it a PostgreSQL server?)"
         }
