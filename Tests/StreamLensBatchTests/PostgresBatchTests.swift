@@ -87,6 +87,15 @@ struct PostgresBatchTests {
         }
     }
 
+    @Test func aForcedRedoKeepsTheLastResultsUntilItCompletes() async throws {
+        let server = try await PostgresServer.start()
+        do { try await SQLiteBatchTests.aForcedRedoKeepsTheLastResults(on: CatalogLocation(parsing: server.url)) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test func aBatchTakesOnlyItsOwnInputsFromASharedCatalog() async throws {
         let server = try await PostgresServer.start()
         do { try await SQLiteBatchTests.eachBatchTakesOnlyItsOwnInputs(on: CatalogLocation(parsing: server.url)) } catch {

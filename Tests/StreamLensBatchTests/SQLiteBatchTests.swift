@@ -263,6 +263,45 @@ import StreamLensBatch
         await catalog.close()
     }
 
+    /// `--force` (and a retry, and a new output folder) marks done files to be done again, but what their last run
+    /// found stays until the next run of each completes: an interrupted `--force` batch emptied the catalog's events
+    /// and results of files it never started. A changed recording's old events go at once.
+    @Test func aForcedRedoKeepsTheLastResultsUntilItCompletes() async throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.aForcedRedoKeepsTheLastResults(
+            on: CatalogLocation.sqlite(path: folder.appendingPathComponent("catalog.sqlite").path))
+    }
+
+    /// Shared with the PostgreSQL catalog's test.
+    static func aForcedRedoKeepsTheLastResults(on location: CatalogLocation) async throws {
+        let catalog = try await location.open()
+        let worker = WorkerIdentity(worker: 0)
+        func input(_ name: String, hash: String = "v1") -> CatalogInput {
+            CatalogInput(path: "/videos/\(name).mp4", outputName: name, identity: FileIdentity(size: 1, modified: 0, contentHash: hash))
+        }
+        func result(_ events: [String]) -> FileResult {
+            FileResult(report: "{}", frames: 10, dropped: 0, seconds: 1, events: events)
+        }
+        _ = try await catalog.register([input("a"), input("b")], policy: RegistrationPolicy())
+        for _ in 0..<2 {
+            let claimed = try #require(try await catalog.claim(worker: worker, lease: .seconds(60)))
+            _ = try await catalog.complete(path: claimed.path, worker: worker, result: result(["{\"type\":\"first\"}"]))
+        }
+        let forced = try await catalog.register([input("a"), input("b")], policy: RegistrationPolicy(force: true))
+        #expect(forced.pending == 2)
+        #expect(try await catalog.events(type: nil).map(\.type) == ["first", "first"], "the last run's events stay")
+        #expect(try await catalog.files().map(\.frames) == [10, 10])
+        // The redo of a completes: its events replace the old ones; b, never redone, keeps its own.
+        let claimed = try #require(try await catalog.claim(worker: worker, lease: .seconds(60)))
+        _ = try await catalog.complete(path: claimed.path, worker: worker, result: result(["{\"type\":\"second\"}"]))
+        #expect(try await catalog.events(type: nil).map(\.type) == ["second", "first"])
+        // A changed recording under b's name: its old events describe another file and go.
+        _ = try await catalog.register([input("a"), input("b", hash: "v2")], policy: RegistrationPolicy())
+        #expect(try await catalog.events(type: nil).map(\.type) == ["second"])
+        await catalog.close()
+    }
+
     /// Two batches on one catalog (another folder, other options): the second took the first's pending files and
     /// ran them with its own options into its own output folder, and the first, run again, found them done.
     @Test func aBatchTakesOnlyItsOwnInputsFromASharedCatalog() async throws {

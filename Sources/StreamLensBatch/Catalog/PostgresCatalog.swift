@@ -303,6 +303,18 @@ public actor PostgresCatalog: BatchCatalog {
                     else {
                         continue
                     }
+                    if !changed {
+                        // To be done again, but what the last run found stays until the next one completes (an
+                        // interrupted `--force` batch left its finished files with no events): `complete` replaces it.
+                        try await connection.query(
+                            """
+                            UPDATE batch_files SET output_name = \(input.outputName), status = 'pending', lease_owner = NULL,
+                                lease_expires = NULL, attempts = 0, error = NULL, output_folder = \(input.outputFolder)
+                            WHERE path = \(input.path)
+                            """, logger: logger)
+                        continue
+                    }
+                    // Another recording under the same name: what was found in the old one no longer describes it.
                     try await connection.query("DELETE FROM batch_events WHERE file = \(input.path)", logger: logger)
                     try await connection.query(
                         """

@@ -152,7 +152,17 @@ public actor SQLiteCatalog: BatchCatalog {
                     contentHash: row.column("content_hash")?.string ?? "")
                 let status = FileStatus(rawValue: row.column("status")?.string ?? "") ?? .pending
                 let changed = recorded != input.identity
-                if changed || movedOutputs || policy.force || (policy.retryFailed && status == .failed) {
+                if !changed && (movedOutputs || policy.force || (policy.retryFailed && status == .failed)) {
+                    // To be done again, but what the last run found stays until the next one completes (an
+                    // interrupted `--force` batch left its finished files with no events): `complete` replaces it.
+                    _ = try await rows(
+                        """
+                        UPDATE batch_files SET output_name = ?, status = 'pending', lease_owner = NULL, lease_expires = NULL,
+                            attempts = 0, error = NULL, output_folder = ?
+                        WHERE path = ?
+                        """, [.text(input.outputName), .text(input.outputFolder), .text(input.path)])
+                } else if changed {
+                    // Another recording under the same name: what was found in the old one no longer describes it.
                     _ = try await rows("DELETE FROM batch_events WHERE file = ?", [.text(input.path)])
                     _ = try await rows(
                         """
