@@ -139,6 +139,15 @@ struct BatchCommand: AsyncParsableCommand {
                 return final.failed > 0 ? 1 : 0
             }
         } catch {
+            // The default catalog lives in the output folder: when that fills up, the catalog's write fails first.
+            if case CatalogError.queryFailed = error,
+                let full = OutputDisk.fullness(of: batchOptions.outputFolder, lastErrorLine: "\(error)")
+            {
+                printError("the output folder '\(batchOptions.outputFolder)' is full: the catalog could not be written "
+                    + "(\(full)), so the batch stopped; free space there and run the same command to go on (it takes over "
+                    + "the files left running)")
+                return 1
+            }
             printError(error)
             // Refused before any file ran, like two inputs of one batch with the same output name.
             if case CatalogError.outputNameTaken = error { return 2 }

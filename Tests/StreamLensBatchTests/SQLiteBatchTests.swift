@@ -177,6 +177,22 @@ import StreamLensBatch
         #expect(again.standardOutput.contains("4 files: 4 done, 0 failed"), "\(again.standardOutput)")
     }
 
+    /// The same with the catalog in the output folder (the default): the catalog's own write fails first, and the
+    /// batch said only "catalog … failed: full: database or disk is full". Now the one line says the folder is full.
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root")) func aFullOutputFolderHoldingTheCatalogIsSaidSo() async throws {
+        let clips = try await TestClips.folder()
+        let disk = clips.deletingLastPathComponent().appendingPathComponent("disk")
+        let unmount = try mountTmpfs(at: disk, size: "300k")
+        defer { unmount() }
+        let output = disk.appendingPathComponent("out")
+        let full = try await streamlens(
+            ["batch", clips.path, "--output-dir", output.path, "--quiet", "--pipeline", testPipeline, "--output", "mp4"])
+        #expect(full.status == 1, "\(full.standardError)")
+        #expect(full.standardError.split(separator: "\n").count == 1, "\(full.standardError)")
+        #expect(full.standardError.hasPrefix("streamlens: error: the output folder '\(output.path)' is full"), "\(full.standardError)")
+        #expect(full.standardError.contains("free space there and run the same command"), "\(full.standardError)")
+    }
+
     /// A worker whose lease was taken over (it expired while the worker could not renew it, and another worker took
     /// the file) stops its run of the file at once: it ran on beside the new owner's, both writing the same outputs.
     /// Here the takeover is written into the catalog by hand, as another machine's claim would; when that lease
