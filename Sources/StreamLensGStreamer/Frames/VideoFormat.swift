@@ -17,7 +17,10 @@ public final class VideoFormat: @unchecked Sendable {
     /// The caps as text, for messages.
     public let capsDescription: String
     var info: GstVideoInfo
+    /// The caps the frames go out with: the stream's, with square pixels where it gave no valid pixel shape.
     let caps: UnsafeMutablePointer<GstCaps>
+    /// The caps as the stream gave them (to tell a change of format).
+    private let sourceCaps: UnsafeMutablePointer<GstCaps>
 
     /// Parses `caps` (borrowed; a reference is taken). Nil for formats other than I420/NV12.
     init?(caps: UnsafeMutablePointer<GstCaps>) {
@@ -29,7 +32,16 @@ public final class VideoFormat: @unchecked Sendable {
         default: return nil
         }
         self.info = info
-        self.caps = gst_caps_ref(caps)
+        sourceCaps = gst_caps_ref(caps)
+        if info.par_n <= 0 || info.par_d <= 0 {
+            // A demuxer that does not know the pixel shape says so with -1/1 (avidemux on ffmpeg's raw BGR AVI): no
+            // converter or encoder downstream takes that, and square pixels are what players assume.
+            self.info.par_n = 1
+            self.info.par_d = 1
+            self.caps = gst_video_info_to_caps(&self.info)
+        } else {
+            self.caps = gst_caps_ref(caps)
+        }
         width = Int(info.width)
         height = Int(info.height)
         frameRateNumerator = Int(slx_video_info_fps_n(&info))
@@ -39,7 +51,10 @@ public final class VideoFormat: @unchecked Sendable {
         g_free(text)
     }
 
-    deinit { slx_caps_unref(caps) }
+    deinit {
+        slx_caps_unref(caps)
+        slx_caps_unref(sourceCaps)
+    }
 
     /// Nominal duration of one frame, nil when the rate is unknown.
     public var frameDuration: Duration? {
@@ -49,7 +64,7 @@ public final class VideoFormat: @unchecked Sendable {
 
     /// True when `caps` describe the same format (cheap pointer check first).
     func matches(_ other: UnsafeMutablePointer<GstCaps>) -> Bool {
-        other == caps || gst_caps_is_equal(other, caps) != 0
+        other == sourceCaps || gst_caps_is_equal(other, sourceCaps) != 0
     }
 }
 

@@ -168,6 +168,26 @@ extension CorpusCase {
         #expect(try Report(folder.appendingPathComponent("r.json")).framesSection["decoded"] as? Int == 25)
     }
 
+    /// ffmpeg's uncompressed AVI (raw BGR, as many capture tools write): GStreamer's AVI demuxer gives it no pixel
+    /// shape (-1/1), which went into the output caps, where no converter takes it: "the output failed" after 3 of
+    /// 25 frames. Square pixels are assumed now, as players do.
+    @Test func anUncompressedAVIWithoutAPixelShapeIsEncodedWhole() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = folder.appendingPathComponent("capture.avi")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        make.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-frames:v", "25",
+                          "-c:v", "rawvideo", "-pix_fmt", "bgr24", input.path]
+        try make.run()
+        make.waitUntilExit()
+        try #require(make.terminationStatus == 0, "ffmpeg could not make the AVI")
+        let output = folder.appendingPathComponent("out.mp4")
+        let (result, _) = try await timedRun(
+            ["run", "--input", input.path, "--output", output.path, "--quiet"], in: folder, limit: .seconds(60))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await decode(output).frames.count == 25)
+    }
+
     /// A FIFO given as input would block the reader until someone writes to it: refused at once.
     @Test func aFIFOInputIsRefusedAtOnce() async throws {
         let folder = try makeTemporaryFolder()
