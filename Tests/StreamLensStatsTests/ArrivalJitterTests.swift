@@ -76,8 +76,12 @@ struct GapDetectorTests {
         GapCase(name: "two frames missing", pts: [0, 40, 80, 200, 240], discontinuities: [], events: 1, missing: 2),
         // Exactly 1.5 × 40 = 60 ms is jitter in the timestamps, not a gap; 61 ms is a gap of one frame.
         GapCase(name: "threshold", pts: [0, 60, 121], discontinuities: [], events: 1, missing: 1),
-        // The first buffer's discontinuity flag is normal; a later one is a gap event with no missing estimate.
+        // The first buffer's discontinuity flag is normal; a later one is a gap event, with no frame missing here.
         GapCase(name: "flags", pts: [0, 40, 80, 120], discontinuities: [0, 2], events: 1, missing: 0),
+        // A flagged jump over a damaged stretch (1.68 s → 2.44 s of a 25 fps file): one gap, 18 frames missing.
+        GapCase(name: "flagged jump", pts: [1640, 1680, 2440, 2480], discontinuities: [0, 2], events: 1, missing: 18),
+        // A flagged jump of a minute (a restarted clock, not lost frames): a gap, nothing counted as missing.
+        GapCase(name: "flagged minute", pts: [0, 40, 60_040], discontinuities: [0, 2], events: 1, missing: 0),
         GapCase(name: "two gaps", pts: [0, 400, 440, 1000], discontinuities: [], events: 2, missing: 9 + 13),
     ]
 

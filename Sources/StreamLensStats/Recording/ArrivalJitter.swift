@@ -33,7 +33,10 @@ struct ArrivalJitter: Sendable {
 ///
 /// A PTS step larger than 1.5 × the nominal frame duration is one gap event, missing round(step / nominal) − 1
 /// frames. A discontinuity flag on any frame but the first (GStreamer flags the first buffer of a stream) is a gap
-/// event too, with an unknown number of missing frames. Without a nominal frame duration only flags count.
+/// event too; the frames it skipped are counted the same way when its step forward is at most
+/// ``longestCountedDiscontinuity`` (a damaged stretch of a file: 18 frames lost to zeroed bytes counted none before
+/// round 24), not over a longer or backward step (a restarted timeline, a clock that jumped). Without a nominal frame
+/// duration only flags count.
 struct GapDetector: Sendable {
     var nominalFrameDuration: Duration?
     private(set) var events = 0
@@ -41,6 +44,9 @@ struct GapDetector: Sendable {
     private(set) var discontinuities = 0
     private var previousPTS: Duration?
     private var seenFirstFrame = false
+
+    /// The longest step forward over a discontinuity whose skipped frames are counted.
+    static let longestCountedDiscontinuity: Duration = .seconds(10)
 
     /// Returns true when this frame follows a gap.
     @discardableResult
@@ -52,9 +58,9 @@ struct GapDetector: Sendable {
         let flagged = discontinuity && seenFirstFrame
         if flagged { discontinuities += 1 }
         var jumped = false
-        if !flagged, let pts, let previousPTS, let nominal = nominalFrameDuration, nominal > .zero {
+        if let pts, let previousPTS, let nominal = nominalFrameDuration, nominal > .zero {
             let step = pts - previousPTS
-            if FrameStep.skipsFrames(step, nominal: nominal) {
+            if FrameStep.skipsFrames(step, nominal: nominal), !flagged || step <= Self.longestCountedDiscontinuity {
                 jumped = true
                 missingFrames += max(1, Int((step / nominal).rounded()) - 1)
             }
