@@ -52,6 +52,30 @@ import StreamLensBatch
         #expect(result.standardError.hasPrefix(message), "\(result.standardError)")
     }
 
+    /// `status` and `events` only read an SQLite catalog: a user who may read it but not write its folder (an archived
+    /// or shared catalog) got "attempt to write a readonly database", and one who could write it left `-shm`/`-wal`
+    /// files behind.
+    @Test(.enabled(if: getuid() == 0, "needs root to switch to nobody")) func aCatalogIsReadWithoutWritingBesideIt() async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let batch = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--quiet"] + analysisOptions)
+        try #require(batch.status == 0, "\(batch.standardError)")
+        let catalog = output.appendingPathComponent("catalog.sqlite").path
+        let before = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        for command in ["status", "events"] {
+            let asNobody = try await runCommand(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", streamlensExecutable, command, "--catalog", "sqlite:" + catalog])
+            #expect(asNobody.status == 0, "\(command): \(asNobody.standardError)")
+            if command == "status" {
+                #expect(asNobody.standardOutput.contains("files: 4 (4 done, 0 failed, 0 pending, 0 running)"), "\(asNobody.standardOutput)")
+            }
+        }
+        let asOwner = try await streamlens(["status", "--catalog", "sqlite:" + catalog])
+        #expect(asOwner.status == 0, "\(asOwner.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == before)
+    }
+
     /// Percent-encoding in a PostgreSQL address is decoded once, as libpq does: a password "50%off", written
     /// "50%25off", was decoded twice and dropped.
     @Test func aPercentEncodedPasswordIsDecodedOnce() throws {

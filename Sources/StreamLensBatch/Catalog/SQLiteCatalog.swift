@@ -28,7 +28,12 @@ public actor SQLiteCatalog: BatchCatalog {
             throw .cannotOpen(location: location, reason: "folder '\(folder)' does not exist")
         }
         let connection: SQLiteConnection
-        do { connection = try await SQLiteConnection.open(storage: .file(path: path)) } catch {
+        do {
+            // Who may write the catalog and its folder opens it as a batch does: SQLite then removes its write-ahead
+            // files when the connection closes, which a read-only connection cannot.
+            let writable = access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
+            connection = try await create || writable ? SQLiteConnection.open(storage: .file(path: path)) : openForReading(path)
+        } catch {
             throw .cannotOpen(location: location, reason: "\(error)")
         }
         let catalog = SQLiteCatalog(connection: connection, location: location)
@@ -60,6 +65,23 @@ public actor SQLiteCatalog: BatchCatalog {
             throw .cannotOpen(location: location, reason: "it is not a catalog written by streamlens batch")
         }
         return catalog
+    }
+
+    /// Opens `path` read-only (`status`, `events` by a user who cannot write it or its folder, or on a read-only
+    /// disk), where opening it for writing failed. Where even SQLite's shared-memory file cannot be made, the
+    /// file is read as it is on disk (`immutable`: no locks, so a batch still writing it may be seen part-way).
+    private static func openForReading(_ path: String) async throws -> SQLiteConnection {
+        let uriPath = URL(fileURLWithPath: path).standardizedFileURL.path
+            .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        let connection = try await SQLiteConnection.open(storage: .file(path: "file:\(uriPath)?mode=ro"))
+        do {
+            // The first read is where a missing shared-memory file (an unwritable folder) shows.
+            _ = try await connection.query("SELECT count(*) FROM sqlite_master")
+            return connection
+        } catch {
+            try? await connection.close()
+            return try await SQLiteConnection.open(storage: .file(path: "file:\(uriPath)?mode=ro&immutable=1"))
+        }
     }
 
     static let schema = [
