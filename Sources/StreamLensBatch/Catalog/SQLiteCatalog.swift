@@ -67,9 +67,10 @@ public actor SQLiteCatalog: BatchCatalog {
         return catalog
     }
 
-    /// Opens `path` read-only (`status`, `events` by a user who cannot write it or its folder, or on a read-only
-    /// disk), where opening it for writing failed. Where even SQLite's shared-memory file cannot be made, the
-    /// file is read as it is on disk (`immutable`: no locks, so a batch still writing it may be seen part-way).
+    /// Opens `path` read-only, for `status` and `events` by a user who cannot write it or its folder, or on a
+    /// read-only disk (opened for writing, it said "attempt to write a readonly database"). Where even SQLite's
+    /// shared-memory file cannot be made, the file is read as it is on disk (`immutable`: no locks, so a batch still
+    /// writing it may be seen part-way).
     private static func openForReading(_ path: String) async throws -> SQLiteConnection {
         let uriPath = URL(fileURLWithPath: path).standardizedFileURL.path
             .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
