@@ -71,7 +71,11 @@ struct BatchCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do { try FileManager.default.createDirectory(atPath: batchOptions.outputFolder, withIntermediateDirectories: true) } catch {
-            printError("cannot create output folder '\(batchOptions.outputFolder)': check the path and its permissions")
+            var isFolder: ObjCBool = false
+            let isFile = FileManager.default.fileExists(atPath: batchOptions.outputFolder, isDirectory: &isFolder) && !isFolder.boolValue
+            printError(isFile
+                ? "--output-dir '\(batchOptions.outputFolder)' is a file, not a folder: give a folder (it is created when missing)"
+                : "cannot create output folder '\(batchOptions.outputFolder)': check the path and its permissions")
             throw ExitCode(1)
         }
         let started = ContinuousClock.now

@@ -16,7 +16,7 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "Only events of this type: speed_limit, detection or track.")
     var type: String?
 
-    @Option(help: "Only files matching this shell glob (on the file name, or the whole path when it has a /).")
+    @Option(help: "Only files matching this shell glob (on the file name; with a /, on the path or its end: day1/*).")
     var file: String?
 
     @Option(help: "jsonl (one JSON object a line) or csv.")

@@ -22,6 +22,9 @@ import StreamLensBatch
             + (try await TestClips.eventsOfLoneRun("day2/20240502_080000.mp4")).count
         #expect(status.standardOutput == "files: 2 (2 done, 0 failed, 0 pending, 0 running)\nframes: \(frames) · events: \(events)\n")
 
+        // A glob with a folder matches the end of the path: `day2/*` as `*/day2/*`.
+        let byFolder = try await streamlens(["events", "--catalog", url, "--format", "csv", "--file", "day2/*"])
+        #expect(byFolder.standardOutput.split(separator: "\n").count == 1 + (try await TestClips.eventsOfLoneRun("day2/20240502_080000.mp4")).count)
         let csv = try await streamlens(["events", "--catalog", url, "--format", "csv", "--file", "2024050[2]_*"])
         #expect(csv.status == 0, "\(csv.standardError)")
         var rows = csv.standardOutput.split(separator: "\n").map(String.init)

@@ -193,6 +193,19 @@ import StreamLensBatch
         #expect(full.standardError.contains("free space there and run the same command"), "\(full.standardError)")
     }
 
+    /// An output folder that is a file: "cannot create output folder …: check the path and its permissions" did not
+    /// say what was wrong.
+    @Test func anOutputFolderThatIsAFileIsSaidSo() async throws {
+        let clips = try await TestClips.folder()
+        let file = clips.deletingLastPathComponent().appendingPathComponent("out")
+        try Data("a file".utf8).write(to: file)
+        let result = try await streamlens(["batch", clips.path, "--output-dir", file.path, "--quiet"] + analysisOptions)
+        #expect(result.status == 1)
+        #expect(result.standardError == "streamlens: error: --output-dir '\(file.path)' is a file, not a folder: give a folder "
+            + "(it is created when missing)\n", "\(result.standardError)")
+        #expect(try Data(contentsOf: file) == Data("a file".utf8))
+    }
+
     /// A worker whose lease was taken over (it expired while the worker could not renew it, and another worker took
     /// the file) stops its run of the file at once: it ran on beside the new owner's, both writing the same outputs.
     /// Here the takeover is written into the catalog by hand, as another machine's claim would; when that lease

@@ -18,7 +18,7 @@ struct ObjectDetectionSetupTests {
         #expect(try DetectorSpec(parsing: text) == expected)
     }
 
-    @Test("Unknown --detector values are rejected", arguments: ["yolo", "onnx", "onnx:", "hog:x", ""])
+    @Test("Unknown --detector values are rejected", arguments: ["yolo", "onnx", "onnx:", "hog:x", "", "cascade:"])
     func parseErrors(text: String) {
         #expect(throws: DetectionError.unknownDetector(spec: text)) { _ = try DetectorSpec(parsing: text) }
     }

@@ -206,9 +206,15 @@ public actor PostgresCatalog: BatchCatalog {
             connectionCount += 1
             do {
                 let fresh = try await PostgresConnection.connect(configuration: configuration, id: connectionCount, logger: logger)
-                if scoped {
-                    try await fresh.query("CREATE TEMP TABLE IF NOT EXISTS batch_scope (path TEXT PRIMARY KEY)", logger: logger)
-                    try await fresh.query("INSERT INTO batch_scope (path) SELECT unnest(\(scopePaths)::text[])", logger: logger)
+                do {
+                    if scoped {
+                        try await fresh.query("CREATE TEMP TABLE IF NOT EXISTS batch_scope (path TEXT PRIMARY KEY)", logger: logger)
+                        try await fresh.query("INSERT INTO batch_scope (path) SELECT unnest(\(scopePaths)::text[])", logger: logger)
+                    }
+                } catch {
+                    // A server still starting takes the connection but not the statements: try again on a new one.
+                    try? await fresh.close()
+                    throw error
                 }
                 connection = fresh
                 return

@@ -10,7 +10,8 @@ public struct EventQuery: Sendable {
     }
 
     public var type: String?
-    /// A shell glob matched against the file's path, or its name when the glob has no `/`.
+    /// A shell glob matched against the file's path (its end, for a glob that does not start with `/`), or its name
+    /// when the glob has no `/`.
     public var fileGlob: String?
     public var format: Format
 
@@ -61,8 +62,9 @@ public struct EventQuery: Sendable {
 
     private func matches(_ file: String) -> Bool {
         guard let fileGlob else { return true }
-        let subject = fileGlob.contains("/") ? file : (file as NSString).lastPathComponent
-        return fnmatch(fileGlob, subject, 0) == 0
+        guard fileGlob.contains("/") else { return fnmatch(fileGlob, (file as NSString).lastPathComponent, 0) == 0 }
+        // A relative glob (`day1/*`) matches the end of the recorded absolute path.
+        return fnmatch(fileGlob, file, 0) == 0 || (!fileGlob.hasPrefix("/") && fnmatch("*/" + fileGlob, file, 0) == 0)
     }
 
     private func driveTime(_ event: CatalogEvent, start: Date?) -> String? {

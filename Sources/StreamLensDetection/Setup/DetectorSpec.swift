@@ -17,7 +17,8 @@ public enum DetectorSpec: Sendable, Equatable, CustomStringConvertible {
         switch kind.lowercased() {
         case "hog" where argument == nil:
             self = .hog
-        case "cascade":
+        case "cascade" where argument?.isEmpty != true:
+            // `cascade` alone is the default cascade; `cascade:` with nothing after it is a name left out.
             self = .cascade(argument ?? "")
         case "onnx" where argument?.isEmpty == false:
             self = .onnx(path: argument!)
