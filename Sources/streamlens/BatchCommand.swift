@@ -214,13 +214,7 @@ final class StopSignals {
     private let sources: [any DispatchSourceSignal]
 
     init(onStop: @escaping @Sendable (Int32) -> Void) {
-        sources = InterruptSignal.stopSignals.map { signalNumber in
-            if !InterruptSignal.stopSignalsHeld { signal(signalNumber, SIG_IGN) }
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { onStop(signalNumber) }
-            source.resume()
-            return source
-        }
+        sources = InterruptSignal.makeStopSignalSources { signalNumber, _ in onStop(signalNumber) }
     }
 
     func cancel() {

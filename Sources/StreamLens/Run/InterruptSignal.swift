@@ -68,16 +68,24 @@ public final class InterruptSignal: Sendable {
     /// Routes ``stopSignals`` to this counter for the life of the process (the default handlers would kill the run
     /// before the output is finalized and the report written).
     public func installSignalHandlers() {
-        for number in Self.stopSignals {
-            if !Self.stopSignalsHeld { signal(number, SIG_IGN) }
+        Self.signalSources += Self.makeStopSignalSources { [self] _, count in
+            for _ in 0..<count { trigger() }
+        }
+    }
+
+    /// One running source per ``stopSignals``, calling `handler` with the signal and how many arrived (signals that
+    /// arrive before the handler runs are coalesced) on a global queue. The signals are ignored first unless they are
+    /// held (``holdStopSignals()``), when ignoring would throw away one already pending. The caller keeps the
+    /// sources; cancelling them stops the handler.
+    public static func makeStopSignalSources(
+        _ handler: @escaping @Sendable (_ signal: Int32, _ count: Int) -> Void
+    ) -> [any DispatchSourceSignal] {
+        stopSignals.map { number in
+            if !stopSignalsHeld { signal(number, SIG_IGN) }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            // Signals that arrive before the handler runs are coalesced; `data` says how many there were. (The
-            // handler keeps its source alive, which lives for the process anyway.)
-            source.setEventHandler { [self, source] in
-                for _ in 0..<max(1, Int(source.data)) { trigger() }
-            }
+            source.setEventHandler { [source] in handler(number, max(1, Int(source.data))) }
             source.resume()
-            Self.signalSources.append(source)
+            return source
         }
     }
 
