@@ -254,10 +254,12 @@ import StreamLensBatch
         let inputs = try await makeLongClipFolder(in: folder)
         let output = folder.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        // An earlier run's files, each as such a file starts (a run replaces only its own kind of file).
+        // An earlier run's files, each as such a file starts (a run replaces only its own kind of file); its report
+        // names the video as its output, as a batch's run report does.
         let earlier = [
             "long.mp4": "an earlier run's good video", "long.events.jsonl": "{\"type\":\"object\"}\n",
-            "long.vtt": "WEBVTT\n\n", "long.report.json": "{\"run\":{}}",
+            "long.vtt": "WEBVTT\n\n",
+            "long.report.json": "{\"run\":{\"streamlens_version\":\"0.1.0\",\"output\":\"\(output.path)/long.mp4\"}}",
         ].mapValues { Data($0.utf8) }
         let names = earlier.keys.sorted()
         for (name, data) in earlier { try data.write(to: output.appendingPathComponent(name)) }
@@ -394,6 +396,65 @@ import StreamLensBatch
         defer { try? FileManager.default.removeItem(at: folder) }
         try await Self.outputsAreOwnedByOneFileAndFollowTheOutputFolder(
             on: CatalogLocation.sqlite(path: folder.appendingPathComponent("catalog.sqlite").path))
+    }
+
+    /// A user's own recording that carries an output's name in the output folder was replaced by the batch's
+    /// annotated video. Now that file fails with one line naming it, the recording is left byte for byte, the other
+    /// files are done; once it is moved away, --retry-failed does the file. A second batch run replaces its own
+    /// outputs (their report names them) without complaint.
+    @Test func aRecordingOfAnOutputsNameInTheOutputFolderIsLeftAlone() async throws {
+        let clips = try await TestClips.folder()
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let recording = output.appendingPathComponent("20240501_093000.mp4")
+        let ownBytes = Data("the user's own recording, not an output".utf8)
+        try ownBytes.write(to: recording)
+        let options = ["--output-dir", output.path, "--quiet", "--pipeline", testPipeline, "--output", "mp4"]
+
+        let first = try await streamlens(["batch", clips.path] + options)
+        #expect(first.status == 1, "\(first.standardError)")
+        #expect(first.standardError.contains("failed: \(clips.path)/20240501_093000.mp4: '\(recording.path)' already exists "
+            + "and is not an output of this recording: it was left as it is; move it away or choose another --output-dir"),
+            "\(first.standardError)")
+        #expect(try Data(contentsOf: recording) == ownBytes)
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("20240501_093000.report.json").path))
+        let catalog = try await CatalogLocation.sqlite(path: output.appendingPathComponent("catalog.sqlite").path).open()
+        let counts = try await catalog.statusCounts()
+        #expect(counts.done == 3 && counts.failed == 1 && counts.pending == 0)
+
+        try FileManager.default.moveItem(at: recording, to: clips.deletingLastPathComponent().appendingPathComponent("kept.mp4"))
+        let retried = try await streamlens(["batch", clips.path, "--retry-failed"] + options)
+        #expect(retried.status == 0, "\(retried.standardError)")
+        #expect(try await catalog.statusCounts().done == 4)
+        #expect(try Data(contentsOf: recording) != ownBytes)
+
+        // Its own outputs, done again, are replaced.
+        let forced = try await streamlens(["batch", clips.path, "--force"] + options)
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(try await catalog.statusCounts().done == 4)
+        await catalog.close()
+    }
+
+    /// An earlier batch's output folder inside the input tree (written by a batch into another folder, or a run
+    /// beside its report): a later batch writing elsewhere took its annotated videos as new recordings. A video a
+    /// run report beside it names as its output is not an input; a video of the same name without one still is.
+    @Test func anEarlierBatchsOutputsInTheInputTreeAreNotInputs() async throws {
+        let clips = try await TestClips.folder()
+        let earlier = clips.appendingPathComponent("annotated")
+        let first = try await streamlens(["batch", clips.appendingPathComponent("day2").path, "--output-dir", earlier.path,
+                                          "--quiet", "--pipeline", testPipeline, "--output", "mp4"])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(FileManager.default.fileExists(atPath: earlier.appendingPathComponent("20240502_080000.mp4").path))
+        // A recording that merely sits beside another's report is still one.
+        let stray = clips.appendingPathComponent("annotated/stray.mp4")
+        try FileManager.default.copyItem(at: clips.appendingPathComponent("20240501_093000.mp4"), to: stray)
+        try FileManager.default.copyItem(
+            at: earlier.appendingPathComponent("20240502_080000.report.json"),
+            to: clips.appendingPathComponent("annotated/stray.report.json"))
+
+        let found = try InputDiscovery.discover([clips.path], outputFolder: clips.deletingLastPathComponent().appendingPathComponent("elsewhere").path)
+        #expect(found.map(\.outputName) == ["20240501_093000", "20240501_093100", "annotated/stray", "day2/20240502_080000",
+                                            "day2/20240502_081500"])
     }
 
     /// An output folder inside the input folder was searched too: each run took the last one's outputs as inputs

@@ -10,7 +10,9 @@ import Foundation
 ///
 /// A folder search skips hidden files and folders (`.Trashes`, `.thumbnails`) and the batch's own output folder: an
 /// output folder inside an input folder was searched too, so each run took the last run's outputs as new inputs and
-/// nested them one level deeper.
+/// nested them one level deeper. It also skips a video that a StreamLens run wrote (a run report beside it names it
+/// as its output): an earlier batch's output folder inside the input tree held annotated copies that a later batch,
+/// writing elsewhere, took as new recordings. A file named directly is taken whatever it is.
 public enum InputDiscovery {
     public static func discover(_ inputs: [String], outputFolder: String? = nil) throws(BatchInputError) -> [CatalogInput] {
         var found: [(path: String, outputName: String)] = []
@@ -63,12 +65,17 @@ public enum InputDiscovery {
                 if entryIsFolder.boolValue { walker.skipDescendants() }
                 continue
             }
-            guard !entryIsFolder.boolValue, VideoFileSniffer.isVideo(path: full) else { continue }
+            guard !entryIsFolder.boolValue, VideoFileSniffer.isVideo(path: full), !isStreamLensOutput(full) else { continue }
             relativePaths.append(relative)
         }
         for relative in relativePaths.sorted() {
             found.append(((path as NSString).appendingPathComponent(relative), stem(of: relative)))
         }
+    }
+
+    /// A video whose run report beside it names it as that run's output.
+    private static func isStreamLensOutput(_ video: String) -> Bool {
+        RunReportFile(at: RunReportFile.path(besideVideo: video))?.wroteVideo(at: video) == true
     }
 
     private static func absolute(_ path: String, relativeTo base: String) -> String {

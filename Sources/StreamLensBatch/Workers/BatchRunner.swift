@@ -89,6 +89,16 @@ public final class BatchRunner: Sendable {
             await progress.finished(file: claimed.path, frames: 0, failed: true)
             return
         }
+        if let existing = job.foreignOutput() {
+            // Nothing destroys data: a file the batch did not write is left alone, and this recording waits for
+            // the user to move it (--retry-failed then does it).
+            try await catalog.fail(
+                path: claimed.path, worker: worker,
+                error: "'\(existing)' already exists and is not an output of this recording: it was left as it is; "
+                    + "move it away or choose another --output-dir, then run the batch again with --retry-failed")
+            await progress.finished(file: claimed.path, frames: 0, failed: true)
+            return
+        }
         let started = ContinuousClock.now
         let lease = LeaseWatch()
         let renewal = Task { await self.renewLease(on: claimed.path, as: worker, watch: lease) }

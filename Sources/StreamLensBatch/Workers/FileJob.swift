@@ -20,6 +20,28 @@ public struct FileJob: Sendable, Equatable {
         subtitlesPath = base + ".vtt"
     }
 
+    /// The first of this job's output files that already exists and is not a StreamLens output: someone else's
+    /// file (say a recording of the same name in the output folder) that the run would replace. The run report at
+    /// ``reportPath`` tells: a video counts as StreamLens's when that report names it as its run's output, the
+    /// report, events and subtitles when the report is a StreamLens run report (the catalog already keeps two
+    /// recordings from sharing one output name). Nil when nothing there is someone else's.
+    public func foreignOutput() -> String? {
+        let report = RunReportFile(at: reportPath)
+        if let videoPath, FileManager.default.fileExists(atPath: videoPath),
+            report?.wroteVideo(at: Self.absolute(videoPath)) != true
+        {
+            return videoPath
+        }
+        guard report == nil else { return nil }
+        return [reportPath, eventsPath, subtitlesPath].first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    private static func absolute(_ path: String) -> String {
+        let joined = path.hasPrefix("/")
+            ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        return (joined as NSString).standardizingPath
+    }
+
     /// The `streamlens run` arguments for this file: its own files, then the options every file shares (a pipeline
     /// file first, when given: `run`'s positional argument).
     public func runArguments(sharedOptions: [String]) -> [String] {
