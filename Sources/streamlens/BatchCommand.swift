@@ -34,10 +34,10 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: "sqlite:PATH or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (default: sqlite:DIR/catalog.sqlite).")
     var catalog: String?
 
-    @Option(help: "Files run at once on this machine, each a full pipeline (default: half the cores, at least 2 where there are 2).")
+    @Option(parsing: .unconditional, help: "Files run at once on this machine, each a full pipeline (default: half the cores, at least 2 where there are 2).")
     var workers: Int?
 
-    @Option(help: "Seconds a worker holds a file without renewing; a dead worker's file is taken over after this.")
+    @Option(parsing: .unconditional, help: "Seconds a worker holds a file without renewing; a dead worker's file is taken over after this.")
     var lease: Double = 30
 
     @Flag(help: "Try failed files again.")
@@ -164,6 +164,11 @@ struct BatchCommand: AsyncParsableCommand {
         if inputs.isEmpty { throw BatchArgumentError("give at least one INPUT (a video file, a folder or @LIST)") }
         if let option = options.firstPerFileOption {
             throw BatchArgumentError("\(option) is set per file by batch (under --output-dir); leave it out")
+        }
+        if let option = options.firstSingleRunOption {
+            throw BatchArgumentError(
+                "\(option) is for a single run: every file of a batch would share it; leave it out (each file's report, "
+                    + "events and subtitles go under --output-dir)")
         }
         var videoExtension: String? = "mp4"
         if let output = options.output {

@@ -5,6 +5,7 @@ import StreamLensCompositing
 import StreamLensDetection
 
 /// The options of `run`, shared with `batch` (which applies them to every file): flags override the pipeline file.
+/// Numbers are parsed `.unconditional`ly: `--pool-size -1` is a value out of range, not a missing one.
 struct RunOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "File, URI, /dev/videoN or GStreamer source description.")
     var input: String?
@@ -12,13 +13,13 @@ struct RunOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "File (.mp4 .mov .mkv .webm), 'null', or GStreamer sink description.")
     var output: String?
 
-    @Option(help: "Frame pool slots between decoder and output.")
+    @Option(parsing: .unconditional, help: "Frame pool slots between decoder and output.")
     var poolSize: Int?
 
     @Option(help: "block (lossless), drop (live), or auto (files block, live sources drop).")
     var backpressure: String?
 
-    @Option(help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
+    @Option(parsing: .unconditional, help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
     var analysisInterval: Double?
 
     @Option(help: "Draw each frame with its own analysis (boxes interpolated between analysed frames; frames wait for results): on, off (newest result, never wait), or auto (on for files and other blocking runs, off for live sources).")
@@ -27,7 +28,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Detect objects: hog (people), cascade:NAME|PATH (fullbody, upperbody, frontalface, licence_plate…), onnx:PATH (YOLO v5/v8/v11).")
     var detector: String?
 
-    @Option(help: "Detection confidence threshold (0…1, default 0.5; HOG and cascades score a bare detection 0.5, so lower values find no more).")
+    @Option(parsing: .unconditional, help: "Detection confidence threshold (0…1, default 0.5; HOG and cascades score a bare detection 0.5, so lower values find no more).")
     var confidence: Double?
 
     @Option(help: "Keep only these detection classes (comma list of names or ids).")
@@ -36,7 +37,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: "ONNX: class-names file, one name per line (default: the 80 COCO names).")
     var classNames: String?
 
-    @Option(help: "ONNX: the model's square input size in pixels (default 640; a model exported at another size needs its own).")
+    @Option(parsing: .unconditional, help: "ONNX: the model's square input size in pixels (default 640; a model exported at another size needs its own).")
     var inputSize: Int?
 
     @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
@@ -76,22 +77,22 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Write speed-limit events as WebVTT subtitles.")
     var subtitles: String?
 
-    @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics while running.")
+    @Option(parsing: .unconditional, help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics while running.")
     var metricsPort: Int?
 
-    @Option(help: "Seconds the first Ctrl-C/SIGTERM may spend draining and finalizing before the run stops hard (a second signal stops at once).")
+    @Option(parsing: .unconditional, help: "Seconds the first Ctrl-C/SIGTERM may spend draining and finalizing before the run stops hard (a second signal stops at once).")
     var shutdownGrace: Double?
 
     @Flag(inversion: .prefixedNo, help: "Reopen a lost live input with backoff (0.5 s doubling to 10 s). Default: on for network sources and cameras.")
     var reconnect: Bool?
 
-    @Option(help: "Give up on a lost live input after this many reconnection attempts in a row (default: keep trying).")
+    @Option(parsing: .unconditional, help: "Give up on a lost live input after this many reconnection attempts in a row (default: keep trying).")
     var reconnectMax: Int?
 
-    @Option(help: "End a live run whose input sends nothing for this many seconds (default: wait).")
+    @Option(parsing: .unconditional, help: "End a live run whose input sends nothing for this many seconds (default: wait).")
     var stallTimeout: Double?
 
-    @Option(help: "End a file run in which no frame moves for this many seconds: a stuck pipeline (0 = off, default 30).")
+    @Option(parsing: .unconditional, help: "End a file run in which no frame moves for this many seconds: a stuck pipeline (0 = off, default 30).")
     var watchdog: Double?
 
     @Flag(help: "No progress line.")
@@ -294,12 +295,21 @@ extension RunOptions {
         return arguments
     }
 
-    /// The first per-file option given (`--input`, `--report`…), if any: a batch names those files itself.
+    /// The first per-file option given (`--input`, `--report`, `--events`, `--subtitles`), if any: a batch names
+    /// those files itself.
     var firstPerFileOption: String? {
         let given: [(String, Bool)] = [
-            ("--input", input != nil), ("--report", report != nil), ("--timeline", timeline != nil),
-            ("--html", html != nil), ("--events", events != nil), ("--subtitles", subtitles != nil),
-            ("--metrics-port", metricsPort != nil),
+            ("--input", input != nil), ("--report", report != nil), ("--events", events != nil),
+            ("--subtitles", subtitles != nil),
+        ]
+        return given.first { $0.1 }?.0
+    }
+
+    /// The first option given that only one run can use (`--timeline`, `--html`, `--metrics-port`): every file of a
+    /// batch would write the same file or serve on the same port.
+    var firstSingleRunOption: String? {
+        let given: [(String, Bool)] = [
+            ("--timeline", timeline != nil), ("--html", html != nil), ("--metrics-port", metricsPort != nil),
         ]
         return given.first { $0.1 }?.0
     }

@@ -140,5 +140,14 @@ import StreamLensBatch
         let result = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--events", "e.jsonl"])
         #expect(result.status == 2)
         #expect(result.standardError == "streamlens: error: --events is set per file by batch (under --output-dir); leave it out\n")
+        // A batch sets no timeline, page or metrics port per file: those are refused for what they are.
+        let timeline = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--timeline", "t.jsonl"])
+        #expect(timeline.status == 2)
+        #expect(timeline.standardError == "streamlens: error: --timeline is for a single run: every file of a batch would "
+            + "share it; leave it out (each file's report, events and subtitles go under --output-dir)\n")
+        // A negative number is a value out of range, not a missing one.
+        let workers = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--workers", "-1"])
+        #expect(workers.status == 2)
+        #expect(workers.standardError == "streamlens: error: --workers -1 is not within 1…256\n", "\(workers.standardError)")
     }
 }

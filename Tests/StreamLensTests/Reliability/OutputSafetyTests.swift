@@ -88,7 +88,8 @@ import Glibc
         (["--watchdog", "soon"], 2, "--watchdog"),
         (["--pool-size", "three"], 2, "--pool-size"),
         (["--frobnicate"], 2, "Unknown option '--frobnicate'; see 'streamlens run --help'"),
-        (["--pool-size", "-1"], 2, "Missing value for '--pool-size"),
+        // A negative number was taken for an unknown option ("Missing value for '--pool-size'").
+        (["--pool-size", "-1"], 2, "'--pool-size': -1 is out of range; allowed 1…64"),
         (["--encoder-preset", "turbo"], 2, "--encoder-preset"),
         // Durations too long to count in milliseconds crashed the run (an overflow, exit 132).
         (["--analysis-interval", "inf"], 2, "--analysis-interval"),
