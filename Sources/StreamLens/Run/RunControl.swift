@@ -50,7 +50,8 @@ final class RunControl {
     static let messagesReadAtDrain = 256
     /// A source that ignores end-of-stream after an interrupt is cut off after this long.
     static let endOfStreamLimit = Duration.seconds(3)
-    /// The output must finish (end-of-stream) within this long of the last frame.
+    /// The output must finish (end-of-stream) within this long of the last frame, or of the last buffer its sinks
+    /// wrote after it (a slow encoder drains a long look-ahead: x264's `placebo` at 1080p, minutes).
     static let finalizeLimit = Duration.seconds(30)
     /// A local file that delivered frames, has none in flight and sends nothing for this long has ended without
     /// saying so (GStreamer 1.22's GIF demuxer never sends end-of-stream).
@@ -87,6 +88,9 @@ final class RunControl {
     private var arrivals = 0
     private var lastArrivalAt = Duration.zero
     private var progressMark = -1
+    /// Buffers the output's sinks had rendered at the last look, when that count last grew, and when it was read
+    /// (once a second, after the last frame was handed over).
+    private var outputWrites = (rendered: 0, grewAt: Duration.zero, checkedAt: Duration.zero)
     private var lastProgressAt = Duration.zero
     private var backoff: ReconnectBackoff
     private var outage: Outage?
@@ -201,11 +205,25 @@ final class RunControl {
         if let abortedAt { return (drainedAt != nil && outputEnded) || now - abortedAt > Self.abortLimit }
         guard let drainedAt else { return false }
         if outputEnded { return true }
-        if now - drainedAt > Self.finalizeLimit {
-            fail(.outputFailed(detail: "it did not finish within \(Self.finalizeLimit.secondsText) s of the last frame"))
+        noteOutputWrites(now)
+        if now - max(drainedAt, outputWrites.grewAt) > Self.finalizeLimit {
+            fail(.outputFailed(
+                detail: "it wrote nothing for \(Self.finalizeLimit.secondsText) s after the last frame and did not finish"))
             abort(.streamError, at: now)
         }
         return false
+    }
+
+    /// Reads what the output's sinks have rendered, at most once a second: an output still writing is still
+    /// finishing.
+    private func noteOutputWrites(_ now: Duration) {
+        guard let output, now - outputWrites.checkedAt >= .seconds(1) else { return }
+        outputWrites.checkedAt = now
+        let rendered = output.renderedBuffersInSinks()
+        if rendered != outputWrites.rendered {
+            outputWrites.rendered = rendered
+            outputWrites.grewAt = now
+        }
     }
 
     // MARK: - Buses
@@ -403,7 +421,7 @@ final class RunControl {
             endInput()
             return
         }
-        let mark = arrivals + path.outputCount + (drainedAt == nil ? 0 : 1) + (outputEnded ? 1 : 0)
+        let mark = arrivals + path.outputCount + (drainedAt == nil ? 0 : 1) + (outputEnded ? 1 : 0) + outputWrites.rendered
         if mark != progressMark {
             progressMark = mark
             lastProgressAt = now

@@ -65,7 +65,13 @@ enum RunSummary {
             case .partial:
                 lines.append("output kept as \(file.path): the run did not finish, so it keeps its .partial name")
             case .removed where outcome.outputFrames > 0:
-                lines.append("output lost: its file was removed while the run wrote it")
+                if case .outputRemoved = outcome.error {
+                    lines.append("output lost: its file was removed while the run wrote it")
+                } else {
+                    // Stopped hard before a slow encoder wrote anything: StreamLens removed its own empty .partial.
+                    lines.append("output not written: the run stopped before the encoder wrote any of the "
+                        + "\(outcome.outputFrames) frames handed to it")
+                }
             case .removed:
                 lines.append("output not written: no frame reached it")
             }

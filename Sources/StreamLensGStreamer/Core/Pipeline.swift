@@ -200,6 +200,30 @@ extension Pipeline {
 }
 
 extension Pipeline {
+    /// Buffers the pipeline's sink elements have rendered so far: grows while an output still writes, whatever its
+    /// elements (a slow encoder draining its look-ahead after the last frame).
+    public func renderedBuffersInSinks() -> Int {
+        guard let iterator = gst_bin_iterate_sinks(gcast(element)) else { return 0 }
+        defer { gst_iterator_free(iterator) }
+        var total = 0
+        var item = GValue()
+        while gst_iterator_next(iterator, &item) == GST_ITERATOR_OK {
+            if let sink = g_value_get_object(&item), slx_object_has_property(sink, "stats") != 0,
+                let stats = slx_object_get_structure(sink, "stats")
+            {
+                var rendered: guint64 = 0
+                _ = gst_structure_get_uint64(stats, "rendered", &rendered)
+                gst_structure_free(stats)
+                total += Int(rendered)
+            }
+            g_value_reset(&item)
+        }
+        g_value_unset(&item)
+        return total
+    }
+}
+
+extension Pipeline {
     /// The raw-video format negotiated on the input of the element named `elementName`, once data has flowed to it
     /// (after preroll for files); nil before, or when it is not I420/NV12.
     public func negotiatedFormat(atInputOf elementName: String) -> VideoFormat? {

@@ -249,6 +249,50 @@ import Glibc
         }
     }
 
+    /// An output that still writes after the last frame (a slow encoder draining its look-ahead; here each encoded
+    /// frame takes 0.3 s to reach the file) is finishing, not stuck: the watchdog (2 s) and the finalize limit count
+    /// from the last buffer its sink wrote. Before, the watchdog stopped the run 2 s after the last frame was handed
+    /// over ("every frame was handed over; the output did not finish") and cut the file.
+    @Test func anOutputThatStillWritesAfterTheLastFrameIsNotStuck() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-720x405.mpg")
+        let output = folder.appendingPathComponent("slow.mp4")
+        let (result, _) = try await timedRun(
+            ["run", "--input", input.path, "--output", "x264enc ! identity sleep-time=300000 ! mp4mux ! filesink "
+                + "location=\(output.path)", "--watchdog", "2", "--quiet", "--report", "report.json"],
+            in: folder, limit: .seconds(40))
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.output == report.decoded && report.decoded == 25)
+        #expect(try await decode(output).frames.count == 25, "the file holds every frame")
+    }
+
+    /// Stopped hard before a slow encoder (placebo at 1080p) wrote anything: StreamLens removes its own empty
+    /// .partial and says the encoder wrote none of the frames handed to it. It said "output lost: its file was
+    /// removed while the run wrote it", as if someone had deleted the file.
+    @Test func aHardStopBeforeTheEncoderWroteAnythingSaysSo() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("out.mp4")
+        let run = try BackgroundRun(
+            ["run", "--input", repositoryRoot.appendingPathComponent(".media-cache/media/bikes-1080p.mp4").path, "--output", output.path,
+             "--encoder-preset", "placebo", "--report", "report.json"],
+            folder: folder)
+        #expect(try await waitUntil { FileManager.default.fileExists(atPath: output.path + ".partial") })
+        try await Task.sleep(for: .seconds(1))
+        try #require(fileSize(output.path + ".partial") == 0, "the encoder already wrote: nothing to test")
+        run.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(200))
+        run.signal(SIGTERM)
+        let (result, _) = try await run.finish(within: .seconds(20))
+        #expect(result.status == 130, "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.outputFileState == "removed")
+        #expect(result.standardOutput.contains("output not written: the run stopped before the encoder wrote any of the "
+            + "\(report.output) frames handed to it"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("removed while the run wrote it"))
+        #expect(!FileManager.default.fileExists(atPath: output.path + ".partial"))
+    }
+
     /// Stopped hard while the encoder still works through its look-ahead (placebo): Matroska is readable as written
     /// and takes its name; an MP4 without its index keeps the .partial name.
     @Test(arguments: ["mkv", "mp4"])
