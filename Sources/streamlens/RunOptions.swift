@@ -163,6 +163,7 @@ struct RunOptions: ParsableArguments {
                     var options = configuration.detection ?? ObjectDetectionOptions(detector: spec)
                     options.detector = spec
                     configuration.detection = options
+                    configuration.detectionSetIn = nil
                 } catch {
                     throw .invalidConfiguration(file: nil, key: "--detector", problem: "\(error)")
                 }
@@ -192,7 +193,10 @@ struct RunOptions: ParsableArguments {
                 options.confidenceThreshold = confidence
             }
             if let classes { options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            if let classNames { options.classNamesPath = classNames }
+            if let classNames {
+                options.classNamesPath = classNames
+                configuration.detectionSetIn = nil
+            }
             configuration.detection = options
         }
         if let speedLimits {
@@ -213,6 +217,7 @@ struct RunOptions: ParsableArguments {
                 throw .invalidConfiguration(file: nil, key: "--text-line-model", problem: "needs --speed-limits eu or us")
             }
             configuration.speedLimits?.textLineModel = textLineModel
+            configuration.speedLimitsSetIn = nil
         }
         if stamp { configuration.frameStamp = true }
         if let annotate { configuration.annotations = try RunCommand.annotations(from: annotate) }

@@ -196,6 +196,38 @@ import StreamLensCompositing
         #expect(result.standardError == "streamlens: error: \(file.path): 'pool.size': -1 is out of range; allowed 1…64\n")
     }
 
+    /// A model, cascade or text-line model file that a pipeline file names and that cannot be loaded is reported at
+    /// that file and key (it said only "'detector': ONNX model … not found", leaving the user to find which file
+    /// and which line). A flag that names the file instead is reported as the flag's.
+    @Test(arguments: [
+        ("detector: { backend: \"onnx:/no/such/model.onnx\" }", "'stages.detector': ONNX model '/no/such/model.onnx' not found"),
+        ("detector: { backend: \"cascade:/no/such/eyes.xml\" }", "'stages.detector': cascade file '/no/such/eyes.xml' not found"),
+        ("speed_limits: { region: eu, text_line_model: /no/such/lines.onnx }",
+         "'stages.speed_limits': cannot use the text-line model '/no/such/lines.onnx'"),
+    ])
+    func aMissingFileThePipelineFileNamesIsReportedThere(stages: String, message: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("named.yaml")
+        let input = try await Corpus.file("odd-720x405.mpg")
+        try "source: { input: \(input.path) }\nstages:\n  \(stages)\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try await runTool(["run", file.path, "--output", "null", "--quiet"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("streamlens: error: \(file.path): \(message)"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test func aMissingModelNamedByAFlagIsTheFlags() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("named.yaml")
+        let input = try await Corpus.file("odd-720x405.mpg")
+        try "source: { input: \(input.path) }\nstages:\n  detector: { backend: hog }\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try await runTool(["run", file.path, "--detector", "onnx:/no/such/model.onnx", "--output", "null"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "streamlens: error: 'detector': ONNX model '/no/such/model.onnx' not found or not "
+            + "readable: check the path\n", "\(result.standardError)")
+    }
+
     @Test func inputKinds() {
         #expect(InputSource(parsing: "clip.mp4") == .file(path: "clip.mp4"))
         #expect(InputSource(parsing: "rtsp://cam/stream") == .uri("rtsp://cam/stream"))

@@ -135,6 +135,7 @@ enum StageOptions {
             configuration.detection = nil
         } else if let detector = try stages.section("detector", keys: detectorKeys) {
             configuration.detection = try detectionOptions(detector)
+            configuration.detectionSetIn = ConfigLocation(file: detector.file, key: detector.path)
         }
         if stages.contains("speed_limits") {
             if let enabled = try? stages.bool("speed_limits") {
@@ -147,6 +148,7 @@ enum StageOptions {
                 options.interval = try section.duration("interval", in: 0...3600)
                 options.textLineModel = try section.path("text_line_model")
                 configuration.speedLimits = options
+                configuration.speedLimitsSetIn = ConfigLocation(file: section.file, key: section.path)
             }
         }
         if let enabled = try? stages.bool("annotations") {

@@ -29,6 +29,10 @@ public struct RunConfiguration: Sendable, Equatable {
     public var detection: ObjectDetectionOptions?
     /// Read speed-limit signs; nil: off.
     public var speedLimits: SpeedLimitOptions?
+    /// Where a pipeline file set the detector's and the sign reader's options: a model, cascade or class-names file
+    /// they name that cannot be loaded is reported at that file and key. Nil when flags set them.
+    public var detectionSetIn: ConfigLocation?
+    public var speedLimitsSetIn: ConfigLocation?
     /// Stream time between analysed frames for every analysis stage; zero analyses every frame. Nil: each stage's
     /// own default (0.3 s for object detection, 80 ms for sign reading, which needs several reads per sign).
     public var analysisInterval: Duration?
@@ -119,4 +123,15 @@ public struct SpeedLimitOptions: Sendable, Equatable {
     public static let regions = ["eu", "us"]
 
     public init() {}
+}
+
+/// A key of a pipeline file (`stages.detector` of `dashcam.yaml`).
+public struct ConfigLocation: Sendable, Equatable {
+    public var file: String
+    public var key: String
+
+    public init(file: String, key: String) {
+        self.file = file
+        self.key = key
+    }
 }

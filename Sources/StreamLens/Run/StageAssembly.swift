@@ -38,7 +38,8 @@ enum StageAssembly {
             }
             let built: ObjectDetectionSetup.Built
             do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
-                throw .invalidConfiguration(file: nil, key: "detector", problem: "\(error)")
+                let setIn = configuration.detectionSetIn
+                throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "detector", problem: "\(error)")
             }
             analysis.append((built.stage, built.schedule))
             details[built.stage.name] = { DetectionDetails(stage: built.stage.report, schedule: built.schedule.report) }
@@ -95,7 +96,8 @@ extension StageAssembly {
         } catch .unknownRegion {
             throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
         } catch {
-            throw .invalidConfiguration(file: nil, key: "speed_limits", problem: "\(error)")
+            let setIn = configuration.speedLimitsSetIn
+            throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "speed_limits", problem: "\(error)")
         }
         let interval = options.interval ?? configuration.analysisInterval ?? SpeedLimitConfiguration.recommendedInterval
         return (stage, FixedIntervalSchedule(interval: interval))
