@@ -185,6 +185,18 @@ struct BatchCommand: AsyncParsableCommand {
         check.output = nil
         let pipelinePath = pipeline.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let configuration = try check.makeConfiguration(pipelineFile: pipelinePath)
+        // Without --output, the pipeline file's sink says the container (or analysis only); its file name is set per
+        // file. A sink description names one place for every file: a batch cannot use it.
+        if options.output == nil, let setIn = configuration.outputSetIn {
+            switch configuration.output {
+            case .null: videoExtension = nil
+            case .file(_, let container): videoExtension = container.rawValue
+            case .description:
+                throw BatchArgumentError(
+                    "\(setIn.file): '\(setIn.key)' is a GStreamer description, which would write every file to one "
+                        + "place; give a file name (its container is used: mp4, mkv, webm or mov) or null, or pass --output")
+            }
+        }
         if configuration.timelinePath != nil || configuration.htmlPath != nil || configuration.metricsPort != nil {
             throw BatchArgumentError(
                 "\(pipeline ?? "the pipeline file") sets report.timeline, report.html or report.metrics_port, which every file would share; remove them for a batch")

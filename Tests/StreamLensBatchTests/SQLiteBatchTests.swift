@@ -457,6 +457,31 @@ import StreamLensBatch
                                             "day2/20240502_081500"])
     }
 
+    /// Without --output, the pipeline file's `sink.output` says the container: it was ignored (every file became an
+    /// .mp4). A sink description, which names one place for every file, is refused.
+    @Test func thePipelineFilesContainerIsUsed() async throws {
+        let clips = try await TestClips.folder()
+        let pipeline = clips.deletingLastPathComponent().appendingPathComponent("mkv.yaml")
+        try "stages: { detector: false, speed_limits: false }\nsink: { output: somewhere.mkv }\n"
+            .write(to: pipeline, atomically: true, encoding: .utf8)
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let result = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path, "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        for clip in TestClips.clips {
+            let stem = output.appendingPathComponent((clip.relativePath as NSString).deletingPathExtension).path
+            #expect(FileManager.default.fileExists(atPath: stem + ".mkv"), "\(stem).mkv")
+            #expect(!FileManager.default.fileExists(atPath: stem + ".mp4"))
+        }
+
+        try "sink: { output: x264enc ! matroskamux ! filesink location=all.mkv }\n"
+            .write(to: pipeline, atomically: true, encoding: .utf8)
+        let refused = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path])
+        #expect(refused.status == 2)
+        #expect(refused.standardError == "streamlens: error: \(pipeline.path): 'sink.output' is a GStreamer description, "
+            + "which would write every file to one place; give a file name (its container is used: mp4, mkv, webm or mov) "
+            + "or null, or pass --output\n", "\(refused.standardError)")
+    }
+
     /// An output folder inside the input folder was searched too: each run took the last one's outputs as inputs
     /// (2, 4, then 6 files, `out/out/out/a.mp4`); hidden folders such as `.Trashes` were searched as well.
     @Test func theOutputFolderAndHiddenFoldersAreNotInputs() throws {

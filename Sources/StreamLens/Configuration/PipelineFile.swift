@@ -73,6 +73,7 @@ public enum PipelineFile {
                 do { configuration.output = try OutputTarget(parsing: output) } catch {
                     throw sink.problem("output", error.description)
                 }
+                configuration.outputSetIn = ConfigLocation(file: sink.file, key: sink.fullKey("output"))
             }
             configuration.encoderPreset = try sink.choice("encoder_preset", x264Presets) ?? configuration.encoderPreset
         }

@@ -8,6 +8,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// How reports name the input; nil: the input as given.
     public var inputName: String?
     public var output: OutputTarget = .null
+    /// Where a pipeline file set the output (`sink.output`); nil when it did not (a batch takes its container).
+    public var outputSetIn: ConfigLocation?
     /// The pipeline file the run was loaded from, if any: no output may write over it.
     public var pipelineFile: String?
     /// Pool slots between decoder and output.
