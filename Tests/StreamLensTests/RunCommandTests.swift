@@ -290,6 +290,29 @@ import StreamLensGStreamer
         // The summary says where the report is, as it does for the video (a QA sweep found it silent).
         #expect(result.standardOutput.contains("report kept as \(reportPath.path).partial"), "stdout: \(result.standardOutput)")
     }
+
+    /// MPEG-2's decoder keeps every frame it hands out, so a frame to be drawn on is copied first. A frame nothing
+    /// draws on is not: an overlay rule whose clip is missing (disabled, with a warning) or boxes with nothing
+    /// detected copied all 25 frames for nothing. The frame stamp draws on every frame: those are still copied (the
+    /// last few not always: the decoder lets go of them at the end).
+    @Test(arguments: [
+        ("stages: { overlays: [ { clip: /no/such/clip.webm, when: always } ] }", 0...0),
+        ("stages: { annotations: { boxes: true, labels: true } }", 0...0),
+        ("stages: { frame_stamp: true }", 15...25),
+    ])
+    func onlyFramesSomethingDrawsOnAreCopied(stages: String, copies: ClosedRange<Int>) async throws {
+        let folder = try makeTemporaryFolder()
+        let input = try await Corpus.file("odd-720x405.mpg")
+        let pipeline = folder.appendingPathComponent("p.yaml")
+        try "source: { input: \(input.path) }\n\(stages)\n".write(to: pipeline, atomically: true, encoding: .utf8)
+        let result = try await runTool(["run", pipeline.path, "--output", "null"], in: folder)
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("frames: decoded 25, output 25"), "stdout: \(result.standardOutput)")
+        let copied = result.standardOutput.split(separator: "\n")
+            .first { $0.hasPrefix("frames copied for compositing: ") }
+            .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        #expect(copies.contains(copied), "stdout: \(result.standardOutput)")
+    }
 }
 
 @Suite(.serialized) struct RunReportTests {

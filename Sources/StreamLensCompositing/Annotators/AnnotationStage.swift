@@ -22,4 +22,9 @@ public final class AnnotationStage: CompositingStage {
         let annotationContext = AnnotationContext(context, sources: sources)
         for annotator in annotators { annotator.draw(on: frame, context: annotationContext) }
     }
+
+    public func willDraw(_ context: CompositeContext) -> Bool {
+        let annotationContext = AnnotationContext(context, sources: sources)
+        return annotators.contains { $0.willDraw(annotationContext) }
+    }
 }

@@ -11,4 +11,19 @@ import StreamLensCore
 /// frames keep them behind a lock, so they are `Sendable`.
 public protocol Annotator: Sendable {
     func draw(on frame: YUVPlanes, context: AnnotationContext)
+    /// Whether `draw` would change a frame with this context (see ``CompositingStage/willDraw(_:)``). Default: true.
+    func willDraw(_ context: AnnotationContext) -> Bool
+}
+
+extension Annotator {
+    public func willDraw(_ context: AnnotationContext) -> Bool { true }
+}
+
+extension AnnotationContext {
+    /// Whether the selected stages have any detection to draw.
+    public var hasDetections: Bool {
+        latestDetections.contains { source, detections in
+            (sources?.contains(source) ?? true) && !detections.items.isEmpty
+        }
+    }
 }

@@ -32,6 +32,9 @@ public struct BoxAnnotator: Annotator {
             ?? paletteYUV[palette.index(className: detection.className, classID: detection.classID)]
     }
 
+    /// Only detections are drawn.
+    public func willDraw(_ context: AnnotationContext) -> Bool { context.hasDetections }
+
     public func draw(on frame: YUVPlanes, context: AnnotationContext) {
         let lineWidth = thickness ?? Self.scaledThickness(frameWidth: frame.width, frameHeight: frame.height)
         context.forEachDetection { detection in

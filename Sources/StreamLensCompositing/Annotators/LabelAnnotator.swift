@@ -47,6 +47,9 @@ public struct LabelAnnotator: Annotator {
     /// Cache statistics (renders, hits, evictions).
     public var cacheStatistics: TextTileCacheStatistics { tiles.statistics }
 
+    /// Only detections are drawn.
+    public func willDraw(_ context: AnnotationContext) -> Bool { context.hasDetections }
+
     public func draw(on frame: YUVPlanes, context: AnnotationContext) {
         let size = textSize(frameHeight: frame.height)
         context.forEachDetection { detection in

@@ -65,6 +65,9 @@ public struct SpeedLimitBadgeAnnotator: Annotator {
         }
     }
 
+    /// While a limit is on show.
+    public func willDraw(_ context: AnnotationContext) -> Bool { currentLimit(context) != nil }
+
     public func draw(on frame: YUVPlanes, context: AnnotationContext) {
         guard let value = currentLimit(context) else { return }
         let diameter = max(16, Int(Double(frame.height) * diameterFraction) & ~1)

@@ -117,6 +117,20 @@ public final class OverlayStage: CompositingStage {
         }
     }
 
+    /// Whether an overlay is on screen, or one could start on this frame: an always-on rule, or detections for a
+    /// triggered one. False once every rule is disabled (its clip could not be loaded) and nothing is on screen.
+    public func willDraw(_ context: CompositeContext) -> Bool {
+        let hasDetections = AnnotationContext(context, sources: sources).hasDetections
+        return state.withLock { state in
+            if !state.instances.isEmpty { return true }
+            return rules.indices.contains { index in
+                guard !state.rules[index].isDisabled else { return false }
+                if case .always = rules[index].trigger { return !state.rules[index].alwaysStarted }
+                return hasDetections
+            }
+        }
+    }
+
     /// True while any overlay is on screen or fading; cheap enough to ask every frame (a caller with no new
     /// detections can skip ``composite(onto:context:)`` when this is false and no rule is always on).
     public var hasActiveOverlays: Bool { state.withLock { !$0.instances.isEmpty } }

@@ -96,4 +96,12 @@ public protocol CompositingStage: AnyObject, Sendable {
     var name: String { get }
     /// Draws onto `frame` (the decoder's native I420/NV12 planes, writable).
     func composite(onto frame: YUVPlanes, context: CompositeContext)
+    /// Whether `composite` would change a frame with this context. When no stage would, the frame passes untouched:
+    /// it is neither made writable (a copy of every frame a decoder still holds, as MPEG-2's does) nor mapped.
+    /// Default: true.
+    func willDraw(_ context: CompositeContext) -> Bool
+}
+
+extension CompositingStage {
+    public func willDraw(_ context: CompositeContext) -> Bool { true }
 }

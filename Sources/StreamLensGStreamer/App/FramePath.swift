@@ -400,10 +400,9 @@ extension FramePath {
         let clock = configuration.clock
         var buffer = frame.buffer
         let compositeStart = clock.now()
-        if !configuration.compositors.isEmpty {
+        let context = CompositeContext(pts: frame.pts ?? .zero, frameIndex: frame.frameIndex, latestDetections: detections)
+        if configuration.compositors.contains(where: { $0.willDraw(context) }) {
             buffer = makeWritable(buffer, format: frame.format)
-            let context = CompositeContext(
-                pts: frame.pts ?? .zero, frameIndex: frame.frameIndex, latestDetections: detections)
             _ = frame.format.withMappedPlanes(buffer, writable: true) { planes in
                 for stage in configuration.compositors { stage.composite(onto: planes, context: context) }
             }
