@@ -257,7 +257,7 @@ import StreamLensBatch
         // An earlier run's files, each as such a file starts (a run replaces only its own kind of file); its report
         // names the video as its output, as a batch's run report does.
         let earlier = [
-            "long.mp4": "an earlier run's good video", "long.events.jsonl": "{\"type\":\"object\"}\n",
+            "long.mp4": "an earlier run's good video", "long.events.jsonl": "{\"type\":\"detection\",\"start\":0.3}\n",
             "long.vtt": "WEBVTT\n\n",
             "long.report.json": "{\"run\":{\"streamlens_version\":\"0.1.0\",\"output\":\"\(output.path)/long.mp4\"}}",
         ].mapValues { Data($0.utf8) }

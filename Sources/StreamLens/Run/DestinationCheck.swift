@@ -7,8 +7,8 @@ import Glibc
 /// file, or whose report could not be written at its end. Every file the run writes is compared with every file it
 /// reads: by resolved path (symlinks followed) and, when both exist, by device and inode (hard links).
 ///
-/// Files read: the input file, a `file://` URI, `location=`/`uri=file://` values in a source description, and the
-/// pipeline file.
+/// Files read: the input file, a `file://` URI, `location=`/`uri=file://` values in a source description, the
+/// pipeline file, overlay clips and the analysers' model files.
 /// Files written: the output file and its `NAME.partial`, `location=` values in a sink description (filesink,
 /// multifilesink, splitmuxsink, hlssink2's `playlist-location`…), and the report, timeline, HTML, events and
 /// subtitles files with their partial names. A re-run replaces these files freely, but never an existing file that
@@ -30,6 +30,11 @@ enum DestinationCheck {
                 let how = FileOnDisk.sameFile(written.path, pipelineFile)
             {
                 throw .outputIsPipelineFile(option: written.option, path: written.path, how: how)
+            }
+            for used in usedFiles(configuration) {
+                if let how = FileOnDisk.sameFile(written.path, used.path) {
+                    throw .outputIsUsedFile(option: written.option, path: written.path, role: used.role, file: used.path, how: how)
+                }
             }
             if let kind = written.kind, !kind.matches(fileAt: written.path) {
                 throw .outputWouldReplaceOtherFile(option: written.option, path: written.path, kind: kind.description)
@@ -60,8 +65,9 @@ enum DestinationCheck {
         var kind: SideFileKind?
     }
 
-    /// The kinds of file a run writes beside its video, each recognised by how it starts, so that a re-run replaces
-    /// its own earlier file and nothing else.
+    /// The kinds of file a run writes beside its video, each recognised by what StreamLens writes into it, so that a
+    /// re-run replaces its own earlier file and nothing else: a user's own `drive.json`, `drive.vtt` or page of the
+    /// same name is not StreamLens's (before round 25 any JSON, HTML or WebVTT file was replaced).
     enum SideFileKind: CustomStringConvertible {
         case jsonReport, timeline, htmlPage, eventLines, subtitles
 
@@ -69,27 +75,54 @@ enum DestinationCheck {
             switch self {
             case .jsonReport: "a StreamLens report (JSON)"
             case .timeline: "a StreamLens timeline (CSV)"
-            case .htmlPage: "an HTML page"
+            case .htmlPage: "a StreamLens report page (HTML)"
             case .eventLines: "a StreamLens events file (JSON lines)"
-            case .subtitles: "a WebVTT file"
+            case .subtitles: "StreamLens speed-limit subtitles (WebVTT)"
             }
         }
 
+        /// How much of an existing file is read to tell: a report's `run` section (with `streamlens_version`) comes
+        /// before its long timeline, as its keys are sorted.
+        static let readLimit = 1 << 20
+        static let eventTypes: Set<String> = ["detection", "track", "speed_limit"]
+
         /// Whether the file at `path` may be replaced: it does not exist, is not a regular file (judged elsewhere),
-        /// is empty, or starts as this kind of file does.
+        /// is empty, or was written by StreamLens as this kind of file.
         func matches(fileAt path: String) -> Bool {
             guard FileOnDisk.nonRegularKind(at: path) == nil, let handle = FileHandle(forReadingAtPath: path) else {
                 return true
             }
             defer { try? handle.close() }
-            let start = (try? handle.read(upToCount: 64)) ?? Data()
-            let text = String(decoding: start, as: UTF8.self).drop { $0.isWhitespace }
-            guard !text.isEmpty else { return true }
+            let start = (try? handle.read(upToCount: Self.readLimit)) ?? Data()
+            let text = String(decoding: start, as: UTF8.self)
+            let trimmed = text.drop { $0.isWhitespace }
+            guard !trimmed.isEmpty else { return true }
             switch self {
-            case .jsonReport, .eventLines: return text.hasPrefix("{")
-            case .timeline: return text.hasPrefix("index,pts_ms,")
-            case .htmlPage: return text.lowercased().hasPrefix("<!doctype html") || text.lowercased().hasPrefix("<html")
-            case .subtitles: return text.hasPrefix("WEBVTT")
+            case .jsonReport:
+                return trimmed.hasPrefix("{") && text.contains("\"streamlens_version\"")
+            case .eventLines:
+                // Its first line is one of StreamLens's events.
+                let line = trimmed.prefix { !$0.isNewline }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let type = object["type"] as? String
+                else { return false }
+                return Self.eventTypes.contains(type) && object["start"] is NSNumber
+            case .timeline:
+                return trimmed.hasPrefix("index,pts_ms,")
+            case .htmlPage:
+                return text.prefix(4096).contains("<title>StreamLens report")
+            case .subtitles:
+                return Self.holdsOnlySpeedLimitCues(trimmed)
+            }
+        }
+
+        /// `WEBVTT`, then cues (number, timing line, text) whose texts all name a speed limit, as ``WebVTTWriter``
+        /// writes them.
+        private static func holdsOnlySpeedLimitCues(_ text: Substring) -> Bool {
+            let lines = text.split(whereSeparator: \.isNewline)
+            guard lines.first?.trimmingCharacters(in: .whitespaces) == "WEBVTT" else { return false }
+            return lines.dropFirst().allSatisfy { line in
+                line.allSatisfy(\.isNumber) || line.contains("-->") || line.hasPrefix("Speed limit ")
             }
         }
     }
@@ -101,6 +134,23 @@ enum DestinationCheck {
         case .camera: []
         case .description(let description): locations(in: description, keySuffix: "location") + fileURIs(in: description)
         }
+    }
+
+    /// The other files the run reads, with what each is for: overlay clips and the analysers' models.
+    static func usedFiles(_ configuration: RunConfiguration) -> [(role: String, path: String)] {
+        var files = configuration.overlays.map { (role: "overlay clip", path: $0.path) }
+        if let detection = configuration.detection {
+            switch detection.detector {
+            case .onnx(let path): files.append(("ONNX model", path))
+            case .cascade(let name) where name.contains("/") || name.hasSuffix(".xml"): files.append(("cascade file", name))
+            default: break
+            }
+            if let names = detection.classNamesPath { files.append(("class names file", names)) }
+        }
+        if let model = configuration.speedLimits?.textLineModel, model != "off", !model.isEmpty {
+            files.append(("text-line model", model))
+        }
+        return files
     }
 
     static func outputFiles(_ configuration: RunConfiguration) -> [WrittenFile] {

@@ -45,6 +45,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputIsInput(option: String, path: String, input: String, how: String)
     /// An output would write over the pipeline file the run was loaded from.
     case outputIsPipelineFile(option: String, path: String, how: String)
+    /// An output would write over another file the run reads: an overlay clip, a model (`role` names it).
+    case outputIsUsedFile(option: String, path: String, role: String, file: String, how: String)
     /// Two outputs would write the same file.
     case outputsCollide(path: String, first: String, second: String)
     /// An output path exists and is not a regular file (a folder, a FIFO, a device).
@@ -110,6 +112,8 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(option) '\(path)' is the input '\(input)' (\(how)); writing it would destroy the input: choose another name"
         case .outputIsPipelineFile(let option, let path, let how):
             "\(option) '\(path)' is the pipeline file (\(how)); writing it would destroy the pipeline: choose another name"
+        case .outputIsUsedFile(let option, let path, let role, let file, let how):
+            "\(option) '\(path)' is the \(role) '\(file)' (\(how)) the run reads; writing it would destroy it: choose another name"
         case .outputsCollide(let path, let first, let second):
             "\(first) and \(second) both write '\(path)'; give each its own file"
         case .outputNotAFile(let option, let path, let kind):
@@ -137,7 +141,9 @@ public enum RunError: Error, Sendable, Equatable, CustomStringConvertible {
     /// argument errors exit 2 before a run starts).
     public var exitStatus: Int32 {
         switch self {
-        case .outputIsInput, .outputIsPipelineFile, .outputsCollide, .outputNotAFile, .outputWouldReplaceOtherFile: 2
+        case .outputIsInput, .outputIsPipelineFile, .outputIsUsedFile, .outputsCollide, .outputNotAFile,
+            .outputWouldReplaceOtherFile:
+            2
         case .interruptedBeforeStart: 130
         default: 1
         }

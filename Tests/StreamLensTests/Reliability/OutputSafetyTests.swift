@@ -158,8 +158,8 @@ import Glibc
     /// own kind of file) and returns them by name.
     static func writeGoodSideFiles(in folder: URL) throws -> [String: Data] {
         let good = [
-            "events.jsonl": Data("{\"type\":\"speed_limit\",\"value\":50}\n".utf8),
-            "limits.vtt": Data("WEBVTT\n\n".utf8),
+            "events.jsonl": Data("{\"type\":\"speed_limit\",\"value\":50,\"start\":1.2}\n".utf8),
+            "limits.vtt": Data("WEBVTT\n\n1\n00:00:01.200 --> 00:00:03.200\nSpeed limit 50 km/h\n\n".utf8),
             "timeline.csv": Data("index,pts_ms,arrival_ms\n0,0.000,1.000\n".utf8),
         ]
         for (name, data) in good { try data.write(to: folder.appendingPathComponent(name)) }
@@ -185,6 +185,52 @@ import Glibc
         #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
         #expect(seconds < 10)
         #expect(try Data(contentsOf: recording) == original, "the recording changed")
+    }
+
+    /// A user's own file of the same kind under a report, page, events or subtitles name — a recording's own
+    /// `drive.vtt`, a settings JSON, a home page — was replaced (only the kind was checked). Only files StreamLens
+    /// wrote are replaced: the user's stays byte for byte; this run's own files, written again, are replaced.
+    @Test(arguments: [
+        ("--report", "settings.json", "{\"theme\":\"dark\",\"fontSize\":14}\n"),
+        ("--events", "users.jsonl", "{\"user\":\"alice\",\"id\":1}\n{\"type\":\"x\"}\n"),
+        ("--html", "index.html", "<!DOCTYPE html>\n<html><head><title>My homepage</title></head><body></body></html>\n"),
+        ("--subtitles", "movie.vtt", "WEBVTT\n\n1\n00:00:01.000 --> 00:00:04.000\nHello, my own movie subtitle\n"),
+    ])
+    func aUsersOwnFileOfTheSameKindIsNotReplaced(option: String, name: String, contents: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let own = folder.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: own)
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let arguments = ["run", "--input", input.path, "--output", "null", "--quiet", "--speed-limits", "eu", option, own.path]
+        let refused = try await runTool(arguments, in: folder)
+        #expect(refused.status == 2, "stderr: \(refused.standardError)")
+        #expect(refused.standardError.hasPrefix("streamlens: error: \(option) '\(own.path)' exists and is not "),
+                "stderr: \(refused.standardError)")
+        #expect(try Data(contentsOf: own) == Data(contents.utf8))
+
+        // Once moved away, the run writes the file; a second run replaces its own.
+        try FileManager.default.removeItem(at: own)
+        for _ in 0..<2 {
+            let result = try await runTool(arguments, in: folder)
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+            #expect(FileManager.default.fileExists(atPath: own.path))
+        }
+    }
+
+    /// The run's own overlay clip (or model) named as its output was replaced by the annotated video: every file the
+    /// run reads is compared with every file it writes.
+    @Test func anOverlayClipTheRunReadsIsNotItsOutput() async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = folder.appendingPathComponent("logo.webm")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(".media-cache/media/overlays/gtk-logo.webm"), to: clip)
+        let original = try Data(contentsOf: clip)
+        let input = try await Corpus.file("odd-17x9.mkv")
+        let result = try await runTool(
+            ["run", "--input", input.path, "--overlay", "logo.webm@2,2", "--output", "logo.webm", "--quiet"], in: folder)
+        #expect(result.status == 2, "stderr: \(result.standardError)")
+        #expect(result.standardError == "streamlens: error: --output 'logo.webm' is the overlay clip 'logo.webm' (the same "
+            + "path) the run reads; writing it would destroy it: choose another name\n", "stderr: \(result.standardError)")
+        #expect(try Data(contentsOf: clip) == original)
     }
 
     /// A run that fails part-way leaves its work as `NAME.partial` and the good files already under the names —
