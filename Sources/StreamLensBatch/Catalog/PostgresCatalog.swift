@@ -130,7 +130,8 @@ public actor PostgresCatalog: BatchCatalog {
         if text.contains("authMechanismRequiresPassword") {
             return "the server asks for a password and the address gives none (postgresql://USER:PASSWORD@HOST/DATABASE)"
         }
-        if text.contains("serverClosedConnection") {
+        // A closed connection reads as a clean end or, when the peer's close overtakes the startup message, a reset.
+        if text.contains("serverClosedConnection") || text.contains("Connection reset by peer") {
             return "\(place) closed the connection before answering (is it a PostgreSQL server?)"
         }
         return reason(error) + " (is the server running and the database created?)"
