@@ -70,6 +70,17 @@ struct BatchCommand: AsyncParsableCommand {
             printError(error)
             throw ExitCode(2)
         }
+        // An output folder that is the recordings' own folder would have every recording's output replace it.
+        for input in inputs {
+            let job = FileJob(
+                input: input.path, outputName: input.outputName, outputFolder: batchOptions.outputFolder,
+                videoExtension: batchOptions.videoExtension)
+            if let clash = job.outputReplacingInput() {
+                printError("--output-dir '\(batchOptions.outputFolder)' would write '\(clash)', which is the recording "
+                    + "'\(input.path)' itself: choose an output folder outside the input folder")
+                throw ExitCode(2)
+            }
+        }
         do { try FileManager.default.createDirectory(atPath: batchOptions.outputFolder, withIntermediateDirectories: true) } catch {
             var isFolder: ObjCBool = false
             let isFile = FileManager.default.fileExists(atPath: batchOptions.outputFolder, isDirectory: &isFolder) && !isFolder.boolValue
@@ -87,6 +98,12 @@ struct BatchCommand: AsyncParsableCommand {
         let exitStatus = await runBatch(inputs: inputs, catalog: catalog, options: batchOptions, location: location, started: started)
         await catalog.close()
         throw ExitCode(exitStatus)
+    }
+
+    /// How to finish a stopped batch: the same command, except that `--force` would start every file over again.
+    private var goOn: String {
+        force ? "run it again without --force to do the files left (with --force every file starts over)"
+            : "run the same command to go on"
     }
 
     private func runBatch(
@@ -126,10 +143,10 @@ struct BatchCommand: AsyncParsableCommand {
                 let counts = summary.counts
                 printError("the output folder '\(batchOptions.outputFolder)' is full (\(reason)): the batch stopped with "
                     + "\(counts.done) of \(counts.total) files done and \(counts.pending) left pending, none marked failed; "
-                    + "free space there and run the same command to go on")
+                    + "free space there and \(goOn)")
                 return 1
             case .interrupted:
-                print("batch: interrupted; \(summary.counts.done) of \(summary.counts.total) files done; run the same command to go on")
+                print("batch: interrupted; \(summary.counts.done) of \(summary.counts.total) files done; \(goOn)")
                 return 130
             case .finished(let final):
                 let summaryPath = (batchOptions.outputFolder as NSString).appendingPathComponent("batch-summary.html")
@@ -148,7 +165,7 @@ struct BatchCommand: AsyncParsableCommand {
                 let full = OutputDisk.fullness(of: batchOptions.outputFolder, lastErrorLine: "\(error)")
             {
                 printError("the output folder '\(batchOptions.outputFolder)' is full: the catalog could not be written "
-                    + "(\(full)), so the batch stopped; free space there and run the same command to go on (it takes over "
+                    + "(\(full)), so the batch stopped; free space there and \(goOn) (it takes over "
                     + "the files left running)")
                 return 1
             }

@@ -206,6 +206,20 @@ import StreamLensBatch
         #expect(try Data(contentsOf: file) == Data("a file".utf8))
     }
 
+    /// The recordings' own folder as the output folder: every recording's output is the recording itself. It was
+    /// failed file by file as "not an output of this recording", with advice that could not help; now the batch is
+    /// refused before it starts, and nothing is written there.
+    @Test func anOutputFolderThatIsTheInputFolderIsRefused() async throws {
+        let clips = try await TestClips.folder()
+        let before = try FileManager.default.contentsOfDirectory(atPath: clips.path).sorted()
+        let result = try await streamlens(["batch", clips.path, "--output-dir", clips.path, "--quiet", "--pipeline", testPipeline])
+        #expect(result.status == 2)
+        let first = clips.appendingPathComponent("20240501_093000.mp4").path
+        #expect(result.standardError == "streamlens: error: --output-dir '\(clips.path)' would write '\(first)', which is the "
+            + "recording '\(first)' itself: choose an output folder outside the input folder\n", "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: clips.path).sorted() == before)
+    }
+
     /// A worker whose lease was taken over (it expired while the worker could not renew it, and another worker took
     /// the file) stops its run of the file at once: it ran on beside the new owner's, both writing the same outputs.
     /// Here the takeover is written into the catalog by hand, as another machine's claim would; when that lease
@@ -249,7 +263,9 @@ import StreamLensBatch
     /// Ctrl-C reaches only the batch (its children run in process groups of their own): the batch passes it on, the
     /// running file stops at once, keeps what it wrote as `NAME.partial` and goes back to pending, and the good
     /// outputs of an earlier run under the final names stay as they were.
-    @Test func anInterruptedBatchStopsItsFileAndNamesNothing() async throws {
+    /// Its last line says how to go on: the same command, or without `--force` (the same `--force` command started
+    /// every file over again).
+    @Test(arguments: [false, true]) func anInterruptedBatchStopsItsFileAndNamesNothing(force: Bool) async throws {
         let folder = try makeTemporaryFolder()
         let inputs = try await makeLongClipFolder(in: folder)
         let output = folder.appendingPathComponent("out")
@@ -266,7 +282,7 @@ import StreamLensBatch
 
         let batch = try startStreamlens(
             ["batch", inputs.path, "--output-dir", output.path, "--workers", "1", "--detector", "hog",
-             "--analysis-interval", "0", "--quiet"], log: folder.appendingPathComponent("batch.log"))
+             "--analysis-interval", "0", "--quiet"] + (force ? ["--force"] : []), log: folder.appendingPathComponent("batch.log"))
         let started = try await waitUntil(timeout: 60) {
             FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path)
         }
@@ -292,6 +308,10 @@ import StreamLensBatch
         let catalog = try await CatalogLocation.sqlite(path: output.appendingPathComponent("catalog.sqlite").path).open()
         #expect(try await catalog.files().map(\.status) == [.pending])
         await catalog.close()
+        let log = try String(contentsOf: folder.appendingPathComponent("batch.log"), encoding: .utf8)
+        #expect(log.contains("batch: interrupted; 0 of 1 files done; " + (force
+            ? "run it again without --force to do the files left (with --force every file starts over)"
+            : "run the same command to go on")), "\(log)")
     }
 
     /// `--force` (and a retry, and a new output folder) marks done files to be done again, but what their last run

@@ -36,6 +36,19 @@ public struct FileJob: Sendable, Equatable {
         return [reportPath, eventsPath, subtitlesPath].first { FileManager.default.fileExists(atPath: $0) }
     }
 
+    /// The output of this job that is its input file itself (an output folder that is the input's own folder, and
+    /// the same container), by path or, through links, by device and inode; nil when there is none.
+    public func outputReplacingInput() -> String? {
+        var inputStatus = stat()
+        let inputKnown = stat(input, &inputStatus) == 0
+        return [videoPath, reportPath, eventsPath, subtitlesPath].compactMap { $0 }.first { output in
+            if Self.absolute(output) == Self.absolute(input) { return true }
+            var outputStatus = stat()
+            return inputKnown && stat(output, &outputStatus) == 0
+                && outputStatus.st_dev == inputStatus.st_dev && outputStatus.st_ino == inputStatus.st_ino
+        }
+    }
+
     private static func absolute(_ path: String) -> String {
         let joined = path.hasPrefix("/")
             ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
