@@ -80,14 +80,16 @@ import Glibc
     /// Random bytes changed in the H.264 stream (1 %): what decodes comes out, the holes are gaps, exit 0.
     /// A faststart MP4 cut short (its index names 10 s, its data ends near 4 s: a copy that did not finish) ran to
     /// "output written", exit 0, with nothing saying most of it was missing (a QA sweep). It still runs what is there,
-    /// and now warns and says so in the report; the whole file does neither.
+    /// and now warns and says so in the report; the whole file does neither, nor does a whole MPEG-TS file whose
+    /// timestamps jump 18 s (it declares no duration: GStreamer's estimate from its timestamps said 22.8 s).
     @Test func aFileCutShortOfItsDeclaredDurationIsSaidToBe() async throws {
         let folder = try makeTemporaryFolder()
         let whole = try await Corpus.file("bikes-faststart.mp4")
         let bytes = try Data(contentsOf: whole)
         let cut = folder.appendingPathComponent("cut.mp4")
         try bytes.prefix(bytes.count * 2 / 5).write(to: cut)
-        for (input, isCut) in [(cut, true), (whole, false)] {
+        let jumping = try await Corpus.file("timestamps-jump.ts")
+        for (input, isCut) in [(cut, true), (whole, false), (jumping, false)] {
             let (result, _) = try await timedRun(
                 ["run", "--input", input.path, "--output", "null", "--quiet", "--report", "report.json"],
                 in: folder, limit: .seconds(60))
