@@ -64,6 +64,27 @@ struct SignTrackerTests {
         #expect(tracker.openTracks.count == 3)
     }
 
+    /// A sign that left the picture was followed onto a van's rear window 1.9× its size beside it (a QA sweep): the
+    /// box jumped there and the sign's event lasted until the window was lost. Between consecutive analysed frames a
+    /// sign grows or shrinks by under half; after a missed frame, by under twice.
+    @Test func aRingHalfAgainLargerInTheNextFrameIsAnotherSign() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .zero, sightings: [Self.sighting(x: 100, size: 40)], closed: &closed)
+        tracker.update(pts: .milliseconds(80), sightings: [Self.sighting(x: 90, size: 76, value: nil)], closed: &closed)
+        #expect(tracker.openTracks.count == 2)
+        #expect(tracker.openTracks[0].lastSeen == .zero)
+
+        // Approached fast: 40 % larger in one frame, then 80 % larger after a frame that missed it — one sign.
+        var approached = Self.makeTracker()
+        approached.update(pts: .zero, sightings: [Self.sighting(x: 100, size: 40)], closed: &closed)
+        approached.update(pts: .milliseconds(80), sightings: [Self.sighting(x: 100, size: 56)], closed: &closed)
+        approached.update(pts: .milliseconds(160), sightings: [], closed: &closed)
+        approached.update(pts: .milliseconds(240), sightings: [Self.sighting(x: 100, size: 100)], closed: &closed)
+        #expect(approached.openTracks.count == 1)
+        #expect(approached.openTracks.first?.sightings == 3)
+    }
+
     @Test func aSmallSignDriftingFasterThanItsWidthStaysOneTrack() {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []

@@ -17,19 +17,23 @@ struct SpeedLimitStageTests {
             sourceWidth: frame.planes.width * factor, sourceHeight: frame.planes.height * factor)
     }
 
-    @Test func detectionsShowTheConfirmedLimitAndANewSignReplacesIt() throws {
+    /// `factor` 2: the clip's frames stand for a frame twice their size (an analysis copy); 1: as a run of the clip
+    /// sees them. At 1 a QA sweep saw the 50 sign, gone, followed onto a van's rear window twice its size.
+    @Test(arguments: [2.0, 1.0]) func detectionsShowTheConfirmedLimitAndANewSignReplacesIt(factor: Double) throws {
         let set = try SignTestSet.shared.get()
         let clip = try Self.clip("sequence_50_then_80", in: set)
         let capture = try EventCapture()
         let subtitlesPath = NSTemporaryDirectory() + "signs-\(UUID().uuidString).vtt"
         defer { try? FileManager.default.removeItem(atPath: subtitlesPath) }
         let subtitles = try WebVTTWriter(path: subtitlesPath)
-        let stage = SpeedLimitStage(events: capture.log, subtitles: subtitles)
+        // Eight reads a sign, fewer than the clip's ten sightings of each: the last ones are followed, not read.
+        let stage = SpeedLimitStage(
+            configuration: SpeedLimitConfiguration(maximumReadsPerSign: 8), events: capture.log, subtitles: subtitles)
         #expect(stage.preferredAnalysisWidth == nil, "signs are small: the stage asks for the full source width")
         var shown: [(frame: Int, detections: Detections)] = []
         var lastPTS = Duration.zero
         try set.forEachFrame(of: clip) { frame in
-            let detections = try stage.analyze(Self.asDownscaled(frame, factor: 2))
+            let detections = try stage.analyze(Self.asDownscaled(frame, factor: Int(factor)))
             #expect(detections.source == "speed_limit" && detections.pts == frame.pts)
             shown.append((frame.frameIndex, detections))
             lastPTS = frame.pts
@@ -44,15 +48,14 @@ struct SpeedLimitStageTests {
         #expect(values[..<firstFifty].allSatisfy { $0 == nil }, "nothing is shown before the first confirmation")
         #expect(values[firstFifty..<firstEighty].allSatisfy { $0 == "50" || $0 == nil })
         #expect(values[firstEighty...].allSatisfy { $0 == "80" || $0 == nil })
-        // A sign's box is shown while it is in view, and for at most the track's timeout (0.4 s) after: never over
-        // empty road for as long as the limit holds.
-        let frameDuration = clip.frameStep
+        // A sign's box is shown while it is in view, and for at most one analysed frame after (a sign missed once may
+        // be a blur): never over empty road until the track's timeout, let alone for as long as the limit holds.
         for (frame, detections) in shown {
             guard let value = Int(detections.items.first?.text ?? ""), let sign = clip.signs.first(where: { $0.value == value })
             else { continue }
             // (One frame more: the locator may still see a sliver of the sign after its last listed box.)
-            let seenWithinTimeout = (0...Int((0.4 / frameDuration).rounded()) + 1).contains { sign.box(atFrame: frame - $0) != nil }
-            #expect(seenWithinTimeout, "frame \(frame): the \(value) sign is long gone")
+            let seenJustNow = (0...2).contains { sign.box(atFrame: frame - $0) != nil }
+            #expect(seenJustNow, "frame \(frame): the \(value) sign is gone")
         }
         // While a sign is in view its box follows it, in source pixels (twice the analysis frame here).
         for (frame, detections) in shown {
@@ -60,7 +63,7 @@ struct SpeedLimitStageTests {
                 let sign = clip.signs.first(where: { $0.value == value }), let truth = sign.box(atFrame: frame)
             else { continue }
             #expect(item.className == "speed_limit" && item.trackID != nil && item.confidence >= 0.7)
-            #expect(item.box.intersectionOverUnion(truth.scaled(x: 2, y: 2)) > 0.6, "frame \(frame): \(item.box)")
+            #expect(item.box.intersectionOverUnion(truth.scaled(x: factor, y: factor)) > 0.6, "frame \(frame): \(item.box)")
         }
 
         // Once a sign's reads are complete it is followed, not read again: the report counts those sightings.
@@ -76,8 +79,8 @@ struct SpeedLimitStageTests {
                 height: Double(event.box[3]))
             let nearest = try #require(sign.boxes.max { $0[3] * $0[4] < $1[3] * $1[4] })
             let truth = BoundingBox(
-                x: Double(nearest[1] * 2), y: Double(nearest[2] * 2), width: Double(nearest[3] * 2),
-                height: Double(nearest[4] * 2))
+                x: Double(nearest[1]) * factor, y: Double(nearest[2]) * factor, width: Double(nearest[3]) * factor,
+                height: Double(nearest[4]) * factor)
             #expect(box.intersectionOverUnion(truth) > 0.6, "event box \(event.box) vs nearest view \(truth)")
         }
         let vtt = try String(contentsOfFile: subtitlesPath, encoding: .utf8)

@@ -21,7 +21,11 @@ struct SignTrack: Sendable {
     /// Frames in which the ring was seen, read or not.
     private(set) var sightings = 0
     /// Frames analysed while the track was open that did not show the sign.
-    var framesMissed = 0
+    var framesMissed = 0 {
+        didSet { missedSinceLastSeen += framesMissed - oldValue }
+    }
+    /// Of those, the ones since its last sighting.
+    private(set) var missedSinceLastSeen = 0
     /// Valid reads above the confidence threshold, oldest first, at most the tracker's limit.
     private(set) var reads: [SpeedReading] = []
     /// A sighting showed the sign is no speed limit (its words say so): its reads are dropped and no more are taken,
@@ -71,6 +75,7 @@ struct SignTrack: Sendable {
         let sourceBox = sighting.sourceBox
         lastSeen = pts
         lastAnalysisBox = sighting.analysisBox
+        missedSinceLastSeen = 0
         lastSourceBox = sourceBox
         latestSizes = (latestSizes.1, latestSizes.2, Reread.size(of: sighting.analysisBox))
         if sourceBox.area > largestSourceBox.area { largestSourceBox = sourceBox }
@@ -199,7 +204,10 @@ struct SignTrack: Sendable {
         let newSize = max(box.width, box.height)
         guard size > 0, newSize > 0 else { return nil }
         let growth = newSize / size
-        guard growth > 0.5, growth < 2 else { return nil }
+        // An approached sign grows under 30 % between analysed frames even close up; a sign that left the view was
+        // followed onto a rear window 2× its size (a QA sweep). After missed frames it may have grown more.
+        let maximumGrowth = missedSinceLastSeen == 0 ? 1.5 : 2
+        guard growth > 1 / maximumGrowth, growth < maximumGrowth else { return nil }
         let dx = box.center.x - lastAnalysisBox.center.x
         let dy = box.center.y - lastAnalysisBox.center.y
         let distance = (dx * dx + dy * dy).squareRoot() / max(size, newSize)
