@@ -49,6 +49,46 @@ struct WebVTTWriterTests {
             """)
     }
 
+    /// A cue stretched to the minimum ran into the next limit's (a player showed "50" and "80" at once) and past the
+    /// end of the video (a QA sweep): a cue ends where the next one starts and by the end of the stream. Two signs in
+    /// view at once (the later-starting one ended first) keep both cues whole.
+    @Test func cuesEndAtTheNextLimitAndAtTheEndOfTheStream() throws {
+        let path = NSTemporaryDirectory() + "signs-\(UUID().uuidString).vtt"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try WebVTTWriter(path: path, minimumCueDuration: 2)
+        writer.appendCue(start: 0.24, end: 1.28, text: "Speed limit 50 km/h")
+        writer.appendCue(start: 1.52, end: 2.24, text: "Speed limit 80 km/h")
+        writer.appendCue(start: 5, end: 5.5, text: "Speed limit 30 km/h")
+        writer.appendCue(start: 4.5, end: 6, text: "Speed limit 70 km/h")
+        writer.close(streamEnd: 6.8)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == """
+            WEBVTT
+
+            1
+            00:00:00.240 --> 00:00:01.520
+            Speed limit 50 km/h
+
+            2
+            00:00:01.520 --> 00:00:03.520
+            Speed limit 80 km/h
+
+            3
+            00:00:05.000 --> 00:00:07.000
+            Speed limit 30 km/h
+
+            4
+            00:00:04.500 --> 00:00:06.500
+            Speed limit 70 km/h
+
+
+            """)
+        let last = try WebVTTWriter(path: path, minimumCueDuration: 2)
+        last.appendCue(start: 1.52, end: 2.24, text: "Speed limit 80 km/h")
+        last.close(streamEnd: 2.56)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("00:00:01.520 --> 00:00:02.560"))
+    }
+
     @Test func unwritablePathIsOneClearError() {
         #expect {
             _ = try WebVTTWriter(path: "/nonexistent-folder/x.vtt")

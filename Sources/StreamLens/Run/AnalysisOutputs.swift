@@ -55,6 +55,12 @@ final class AnalysisOutputs {
         written.compactMap { entry in entry.failure.map { (entry.file.destination, $0) } }
     }
 
+    /// Writes the last subtitle cue, ending by `streamEnd` (the end of the last frame) when it is known: a cue that
+    /// ran on past the video's end. Call it once the frames are through, before asking for ``writeFailures``.
+    func finishSubtitles(streamEnd: Duration?) {
+        subtitles?.close(streamEnd: streamEnd?.seconds)
+    }
+
     /// Closes the files and settles them as the run ended; returns a summary line for each file kept as `.partial`.
     func close(after ending: RunEnding) -> [String] {
         events.close()

@@ -6,7 +6,10 @@ import Synchronization
 ///
 /// The file starts with the `WEBVTT` header; each event becomes one numbered cue `HH:MM:SS.mmm --> HH:MM:SS.mmm`
 /// holding, for example, `Speed limit 60 km/h`. A sign is often in view for under a second, so a cue lasts at least
-/// ``minimumCueDuration``. Cues are written as events arrive, so an interrupted run leaves a valid file.
+/// ``minimumCueDuration`` — but never past the start of the next cue (a new limit replaces the old one, as the badge
+/// does: two limits were shown at once) nor past the end of the stream given to ``close(streamEnd:)``. So each cue
+/// is written when the next one arrives, and the last one at ``close(streamEnd:)``, which every ending of a run calls:
+/// an interrupted run leaves a valid file.
 ///
 /// ## Thread Safety
 /// Writes are serialized by a mutex; any thread may append.
@@ -14,38 +17,57 @@ public final class WebVTTWriter: Sendable {
     public let path: String
     /// Shortest time a cue stays on screen, in seconds.
     public let minimumCueDuration: Double
-    private let state: Mutex<(file: FileHandle?, cues: Int, failure: String?)>
+    private let state: Mutex<State>
+
+    private struct State {
+        var file: FileHandle?
+        var cues = 0
+        var failure: String?
+        /// The newest cue, written when the next one (or the end) says how long it may last.
+        var pending: (start: Double, end: Double, body: String)?
+    }
 
     /// Creates (truncating) `path` and writes the header.
     public init(path: String, minimumCueDuration: Double = 2) throws {
         precondition(minimumCueDuration > 0, "cues need a positive duration")
         self.path = path
         self.minimumCueDuration = minimumCueDuration
-        do { state = Mutex((try NewFile.create(at: path, header: Data("WEBVTT\n\n".utf8)), 0, nil)) } catch {
+        do { state = Mutex(State(file: try NewFile.create(at: path, header: Data("WEBVTT\n\n".utf8)))) } catch {
             throw SignsError.cannotOpenSubtitles(path: path, reason: error.reason)
         }
     }
 
-    /// Appends a cue showing `text` from `start` to `end` seconds (stretched to ``minimumCueDuration``).
+    /// Appends a cue showing `text` from `start` to `end` seconds (stretched to ``minimumCueDuration``, cut at the
+    /// next cue's start).
     public func appendCue(start: Double, end: Double, text: String) {
         let start = max(0, start)
         let end = max(end, start + minimumCueDuration)
         // A cue's text ends at the first blank line: keep it on lines of its own.
         let body = text.split(whereSeparator: \.isNewline).joined(separator: "\n")
         state.withLock { state in
-            guard let file = state.file else { return }
-            state.cues += 1
-            let cue = "\(state.cues)\n\(Self.timestamp(start)) --> \(Self.timestamp(end))\n\(body)\n\n"
-            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost cue must not stop the video,
-            // but the run fails at its end and the file keeps its .partial name (``writeFailure``).
-            let cueStart = try? file.offset()
-            do { try file.write(contentsOf: Data(cue.utf8)) } catch {
-                state.failure = WriteFailure.reason(of: error)
-                // A cue cut short (a full disk) is removed: the file ends with whole cues.
-                if let cueStart { try? file.truncate(atOffset: cueStart) }
-                try? file.close()
-                state.file = nil
+            guard state.file != nil else { return }
+            if let pending = state.pending {
+                // Cut where this one starts, unless both are in view at once (two signs, this one seen first).
+                Self.write(pending, until: start > pending.start ? min(pending.end, start) : pending.end, state: &state)
             }
+            state.pending = (start, end, body)
+        }
+    }
+
+    /// Writes one cue; a write that fails (a full disk) is removed, closes the file and is remembered.
+    private static func write(_ cue: (start: Double, end: Double, body: String), until end: Double, state: inout State) {
+        guard let file = state.file else { return }
+        state.cues += 1
+        let text = "\(state.cues)\n\(timestamp(cue.start)) --> \(timestamp(end))\n\(cue.body)\n\n"
+        // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost cue must not stop the video,
+        // but the run fails at its end and the file keeps its .partial name (``writeFailure``).
+        let cueStart = try? file.offset()
+        do { try file.write(contentsOf: Data(text.utf8)) } catch {
+            state.failure = WriteFailure.reason(of: error)
+            // A cue cut short (a full disk) is removed: the file ends with whole cues.
+            if let cueStart { try? file.truncate(atOffset: cueStart) }
+            try? file.close()
+            state.file = nil
         }
     }
 
@@ -57,9 +79,15 @@ public final class WebVTTWriter: Sendable {
         appendCue(start: event.start, end: event.end, text: "Speed limit \(event.value) \(event.unit)")
     }
 
-    /// Closes the file; later cues are discarded.
-    public func close() {
+    /// Writes the last cue, ending by `streamEnd` (seconds) when given and after its start, and closes the file;
+    /// later cues are discarded.
+    public func close(streamEnd: Double? = nil) {
         state.withLock { state in
+            if let pending = state.pending {
+                let end = streamEnd.map { $0 > pending.start ? min(pending.end, $0) : pending.end } ?? pending.end
+                Self.write(pending, until: end, state: &state)
+                state.pending = nil
+            }
             try? state.file?.close()
             state.file = nil
         }
