@@ -263,9 +263,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     /// The confirmed sign in view, boxed where it was last seen. A sign that has left the picture is no detection
     /// (its box was drawn over empty road for as long as the limit held, up to the expiry); the badge keeps showing
-    /// its limit by itself for as long (``currentLimit(at:)`` says what it is). A sign missed in the last analysed frame
-    /// may be a blur or a glare: its box stays one analysis longer; missed twice, it is gone (its box stayed over
-    /// empty road until the track's timeout).
+    /// its limit by itself for as long (``currentLimit(at:)`` says what it is). A sign missed in the last analysed
+    /// frame may be a blur or a glare: its box stays one analysis longer; missed twice, it is gone (its box stayed
+    /// over empty road until the track's timeout).
     private func detections(at pts: Duration) -> Detections {
         guard let (track, reading) = tracker.latestConfirmedTrack(), track.missedSinceLastSeen <= 1 else {
             return .empty(pts: pts, source: name)

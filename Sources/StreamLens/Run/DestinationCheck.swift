@@ -33,7 +33,8 @@ enum DestinationCheck {
             }
             for used in usedFiles(configuration) {
                 if let how = FileOnDisk.sameFile(written.path, used.path) {
-                    throw .outputIsUsedFile(option: written.option, path: written.path, role: used.role, file: used.path, how: how)
+                    throw .outputIsUsedFile(
+                        option: written.option, path: written.path, role: used.role, file: used.path, how: how)
                 }
             }
             if let kind = written.kind, !kind.matches(fileAt: written.path) {
@@ -142,7 +143,8 @@ enum DestinationCheck {
         if let detection = configuration.detection {
             switch detection.detector {
             case .onnx(let path): files.append(("ONNX model", path))
-            case .cascade(let name) where name.contains("/") || name.hasSuffix(".xml"): files.append(("cascade file", name))
+            case .cascade(let name) where name.contains("/") || name.hasSuffix(".xml"):
+                files.append(("cascade file", name))
             default: break
             }
             if let names = detection.classNamesPath { files.append(("class names file", names)) }

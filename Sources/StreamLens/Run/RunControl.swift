@@ -421,7 +421,8 @@ final class RunControl {
             endInput()
             return
         }
-        let mark = arrivals + path.outputCount + (drainedAt == nil ? 0 : 1) + (outputEnded ? 1 : 0) + outputWrites.rendered
+        let mark =
+            arrivals + path.outputCount + (drainedAt == nil ? 0 : 1) + (outputEnded ? 1 : 0) + outputWrites.rendered
         if mark != progressMark {
             progressMark = mark
             lastProgressAt = now

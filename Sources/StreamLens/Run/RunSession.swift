@@ -171,7 +171,8 @@ public final class RunSession {
         // A file whose frames end long before its declared duration was cut short before the run saw it: what is there
         // was processed, but a user (or a batch) taking the run for the whole recording should hear it. An MPEG stream
         // declares none (GStreamer's is estimated from its timestamps).
-        let durationIsEstimated = if case .file(let path) = configuration.input { MPEGStreamFile.isMPEGStream(at: path) } else { false }
+        let durationIsEstimated =
+            if case .file(let path) = configuration.input { MPEGStreamFile.isMPEGStream(at: path) } else { false }
         if !outcome.live, !outcome.interrupted, error == nil, let declared = totalDuration, !durationIsEstimated,
             let lastFrame = recorder.lastFramePTS, let cut = InputCutShort(lastFrame: lastFrame, declared: declared)
         {

@@ -400,7 +400,8 @@ extension FramePath {
         let clock = configuration.clock
         var buffer = frame.buffer
         let compositeStart = clock.now()
-        let context = CompositeContext(pts: frame.pts ?? .zero, frameIndex: frame.frameIndex, latestDetections: detections)
+        let context = CompositeContext(
+            pts: frame.pts ?? .zero, frameIndex: frame.frameIndex, latestDetections: detections)
         if configuration.compositors.contains(where: { $0.willDraw(context) }) {
             buffer = makeWritable(buffer, format: frame.format)
             _ = frame.format.withMappedPlanes(buffer, writable: true) { planes in

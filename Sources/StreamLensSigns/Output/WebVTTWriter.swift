@@ -55,7 +55,9 @@ public final class WebVTTWriter: Sendable {
     }
 
     /// Writes one cue; a write that fails (a full disk) is removed, closes the file and is remembered.
-    private static func write(_ cue: (start: Double, end: Double, body: String), until end: Double, state: inout State) {
+    private static func write(
+        _ cue: (start: Double, end: Double, body: String), until end: Double, state: inout State
+    ) {
         guard let file = state.file else { return }
         state.cues += 1
         let text = "\(state.cues)\n\(timestamp(cue.start)) --> \(timestamp(end))\n\(cue.body)\n\n"
