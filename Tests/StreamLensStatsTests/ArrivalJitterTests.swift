@@ -119,6 +119,8 @@ struct GapDetectorTests {
         #expect(report.frames.decoded == 4)
         #expect(report.frames.dropped["interrupted"] == 1)
         #expect(report.frames.output == 3)
+        // The plotted arrivals count every decoded frame (the cut one was left out: 3 against 4 decoded).
+        #expect(report.timeline.arrivals.reduce(0, +) == 4)
     }
 
     @Test func withoutNominalDurationOnlyFlagsCount() {

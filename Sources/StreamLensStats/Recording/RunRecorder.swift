@@ -183,10 +183,12 @@ public final class RunRecorder: FramePathObserver {
 
     public func frameCutByStop(index: Int, pts: Duration?, at time: Duration) {
         // Counted as decoded, but kept out of the source's gaps and jitter: the stop, not the source, skipped frames.
+        // The plotted arrivals count it (with no interval), as the CSV timeline's rows do.
         decoded.add(1, ordering: .relaxed)
         source.withLock { state in
             state.note(time)
             state.recentArrivals.store(index: index, arrival: time)
+            state.series.recordArrival(at: state.offset(time), interval: nil)
         }
         frameDropped(index: index, pts: pts, cause: .interrupted, at: time)
     }
