@@ -114,6 +114,38 @@ import Testing
                 "stderr: \(result.standardError)")
     }
 
+    /// A recording whose video starts 3 s into its timeline (an edited MP4; MPEG-TS recordings start 1.4 s or an
+    /// hour in): an MP4 output starts at 0, and its subtitles came 3 s late (a QA sweep). Subtitles now count from the
+    /// output's first frame where the output starts at 0 (MP4, MOV), and keep stream time where it does too
+    /// (Matroska); events keep stream time.
+    @Test(arguments: ["mp4", "mkv"]) func subtitlesStartWithTheOutputVideo(container: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = try await Self.playableClip("sign_02_20_shadow", width: 640, height: 272, in: folder)
+        let late = folder.appendingPathComponent("late.mp4")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = [
+            "-v", "error", "-y", "-i", clip.path, "-c:v", "libx264", "-preset", "ultrafast", "-output_ts_offset", "3",
+            late.path,
+        ]
+        try ffmpeg.run()
+        try await offThePool { ffmpeg.waitUntilExit() }
+        try #require(ffmpeg.terminationStatus == 0)
+        let eventsFile = folder.appendingPathComponent("events.jsonl")
+        let subtitles = folder.appendingPathComponent("limits.vtt")
+        let result = try await runTool([
+            "run", "--input", late.path, "--output", folder.appendingPathComponent("out.\(container)").path,
+            "--speed-limits", "eu", "--events", eventsFile.path, "--subtitles", subtitles.path, "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let event = try #require(try Self.events(eventsFile).first)
+        let start = try #require(event["start"] as? Double)
+        #expect(start > 3.1 && start < 3.6, "events keep stream time: \(start)")
+        let expected = container == "mp4" ? start - 3 : start
+        let vtt = try String(contentsOf: subtitles, encoding: .utf8)
+        #expect(vtt.contains(String(format: "00:00:%06.3f --> ", expected)), "\(vtt)")
+    }
+
     @Test func aSignInAClipGivesAnEventSubtitlesAndABadge() async throws {
         let folder = try makeTemporaryFolder()
         // A 90 px "20" sign in shadow, visible from 0.16 s to 1.36 s.

@@ -55,6 +55,11 @@ final class AnalysisOutputs {
         written.compactMap { entry in entry.failure.map { (entry.file.destination, $0) } }
     }
 
+    /// Subtitle times count from the stream time `origin` gives (the output video's first frame).
+    func subtitleTimes(countFrom origin: @escaping @Sendable () -> Duration?) {
+        subtitles?.countTimes { origin()?.seconds }
+    }
+
     /// Writes the last subtitle cue, ending by `streamEnd` (the end of the last frame) when it is known: a cue that
     /// ran on past the video's end. Call it once the frames are through, before asking for ``writeFailures``.
     func finishSubtitles(streamEnd: Duration?) {

@@ -73,6 +73,11 @@ public final class RunSession {
         defer { outputs.close(after: ending).forEach { print($0) } }
         let recorder = RunRecorder(
             configuration: RecorderConfiguration(poolCapacity: configuration.poolCapacity), timeline: timeline)
+        // MP4 and MOV files start at 0 whatever the first frame's stream time; their subtitles start with them (a
+        // cue of an MPEG-TS or edited MP4 recording came 1.4 s or more late). Matroska and WebM keep stream time.
+        if case .file(_, let container) = configuration.output, container == .mp4 || container == .mov {
+            outputs.subtitleTimes(countFrom: { recorder.firstFramePTS })
+        }
         var metrics: MetricsServer?
         if let port = configuration.metricsPort {
             do { metrics = try MetricsEndpoint.start(port: port, recorder: recorder) } catch {

@@ -25,6 +25,15 @@ public final class WebVTTWriter: Sendable {
         var failure: String?
         /// The newest cue, written when the next one (or the end) says how long it may last.
         var pending: (start: Double, end: Double, body: String)?
+        /// Where cue times count from (seconds of stream time), read when a cue is written; nil: from 0.
+        var origin: (@Sendable () -> Double?)?
+    }
+
+    /// Cue times count from the stream time `origin` gives when a cue is written (the first frame's, once known):
+    /// an MP4 output starts at 0 whatever its first frame's stream time (an MPEG-TS recording's is often 1.4 s, an
+    /// edited MP4's later still), and its subtitles must start with it.
+    public func countTimes(from origin: @escaping @Sendable () -> Double?) {
+        state.withLock { $0.origin = origin }
     }
 
     /// Creates (truncating) `path` and writes the header.
@@ -60,7 +69,8 @@ public final class WebVTTWriter: Sendable {
     ) {
         guard let file = state.file else { return }
         state.cues += 1
-        let text = "\(state.cues)\n\(timestamp(cue.start)) --> \(timestamp(end))\n\(cue.body)\n\n"
+        let origin = state.origin?() ?? 0
+        let text = "\(state.cues)\n\(timestamp(cue.start - origin)) --> \(timestamp(end - origin))\n\(cue.body)\n\n"
         // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost cue must not stop the video,
         // but the run fails at its end and the file keeps its .partial name (``writeFailure``).
         let cueStart = try? file.offset()

@@ -158,6 +158,9 @@ public final class RunRecorder: FramePathObserver {
             attempts: reconnectAttempts.load(ordering: .relaxed))
     }
 
+    /// The stream time of the first frame that arrived with one.
+    public var firstFramePTS: Duration? { source.withLock { $0.firstPTS } }
+
     /// The latest stream time of a frame that arrived, if any had one.
     public var lastFramePTS: Duration? { source.withLock { $0.lastPTS } }
 
