@@ -502,6 +502,17 @@ import StreamLensBatch
             + "or null, or pass --output\n", "\(refused.standardError)")
     }
 
+    /// A missing entry of an @LIST file was said as a missing input, without the list or the line to correct.
+    @Test func aMissingEntryOfAListNamesTheListAndTheLine() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("a".utf8).write(to: folder.appendingPathComponent("a.mp4"))
+        let list = folder.appendingPathComponent("files.txt")
+        try "# May\na.mp4\n\nb.mp4\n".write(to: list, atomically: true, encoding: .utf8)
+        let error = #expect(throws: BatchInputError.self) { try InputDiscovery.discover(["@" + list.path]) }
+        #expect(error.map { "\($0)" } == "'b.mp4' (\(list.path), line 4) does not exist: correct or remove that line")
+    }
+
     /// An output folder inside the input folder was searched too: each run took the last one's outputs as inputs
     /// (2, 4, then 6 files, `out/out/out/a.mp4`); hidden folders such as `.Trashes` were searched as well.
     @Test func theOutputFolderAndHiddenFoldersAreNotInputs() throws {

@@ -2,6 +2,8 @@
 public enum BatchInputError: Error, Sendable, CustomStringConvertible {
     /// An input names nothing.
     case notFound(path: String)
+    /// A line of an `@LIST` file names nothing.
+    case notFoundInList(path: String, list: String, line: Int)
     /// A file or folder could not be read.
     case unreadable(path: String)
     /// Two inputs would write the same outputs.
@@ -13,6 +15,8 @@ public enum BatchInputError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .notFound(let path):
             "input '\(path)' does not exist: give video files, folders or @LIST files"
+        case .notFoundInList(let path, let list, let line):
+            "'\(path)' (\(list), line \(line)) does not exist: correct or remove that line"
         case .unreadable(let path):
             "cannot read '\(path)': check its permissions"
         case .sameOutputName(let name, let first, let second):

@@ -41,10 +41,12 @@ public enum InputDiscovery {
             guard FileManager.default.fileExists(atPath: listPath) else { throw .notFound(path: listPath) }
             guard let text = try? String(contentsOfFile: listPath, encoding: .utf8) else { throw .unreadable(path: listPath) }
             let listFolder = (listPath as NSString).deletingLastPathComponent
-            for line in text.split(whereSeparator: \.isNewline) {
+            for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
                 let entry = line.trimmingCharacters(in: .whitespaces)
                 if entry.isEmpty || entry.hasPrefix("#") { continue }
-                try collect(entry, relativeTo: listFolder, skipping: outputFolder, into: &found)
+                do { try collect(entry, relativeTo: listFolder, skipping: outputFolder, into: &found) } catch .notFound {
+                    throw .notFoundInList(path: entry, list: listPath, line: number + 1)
+                }
             }
             return
         }
