@@ -19,6 +19,13 @@ public struct ConfigSection {
     public static func parse(_ text: String, file: String) throws(RunError) -> ConfigSection {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
+            // Yams quotes the whole file as its context: say which key, where, and what to do instead.
+            if case YamlError.duplicatedKeysInMapping(let duplicates, let context) = error {
+                let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+                throw .invalidConfiguration(
+                    file: file, key: "(file)",
+                    problem: "\(names) given twice in one section (the first at line \(context.mark.line)); keep one")
+            }
             throw .invalidConfiguration(file: file, key: "(file)", problem: "not valid YAML: \(error)")
         }
         guard let mapping = node?.mapping else {

@@ -132,6 +132,9 @@ import Glibc
         ("source: {input: x.mp4}\nsink: {output: out.avi}\n", "unknown extension"),
         ("source:\n  input: [unclosed\n", "not valid YAML"),
         ("\u{1}\u{2}binary", "not valid YAML"),
+        // A key given twice quoted the whole file as Yams's context.
+        ("source: {input: x.mp4}\npool: {size: 3}\npool: {size: 4}\n",
+         "run.yaml: '(file)': 'pool' given twice in one section (the first at line 2); keep one"),
         ("source: {input: x.mp4}\nreport: {json: }\n", "'report.json': is empty"),
         ("source: {input: x.mp4}\n? [a]\n: 1\n", "'(top level)': a key is a list or a mapping"),
         ("source: {input: x.mp4, ? {a: 1} : 2}\n", "'source': a key is a list or a mapping"),
