@@ -242,7 +242,10 @@ struct RunOptions: ParsableArguments {
         if let shutdownGrace {
             configuration.shutdownGrace = try RunCommand.seconds(shutdownGrace, key: "--shutdown-grace", in: 0...3600)
         }
-        if let reconnect { configuration.reconnect = reconnect }
+        if let reconnect {
+            configuration.reconnect = reconnect
+            configuration.reconnectSetIn = nil
+        }
         if let reconnectMax {
             guard reconnectMax >= 0 else {
                 throw .invalidConfiguration(file: nil, key: "--reconnect-max", problem: "must be 0 or more attempts")

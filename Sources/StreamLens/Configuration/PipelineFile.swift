@@ -49,6 +49,9 @@ public enum PipelineFile {
         configuration.pipelineFile = file
         if let source {
             configuration.reconnect = try source.bool("reconnect")
+            if configuration.reconnect == true {
+                configuration.reconnectSetIn = ConfigLocation(file: source.file, key: source.fullKey("reconnect"))
+            }
             configuration.reconnectMaxAttempts = try source.int("reconnect_max", in: 0...1_000_000)
             configuration.stallTimeout = try source.duration("stall_timeout", in: 0.001...86_400)
         }

@@ -163,8 +163,9 @@ public final class PipelineRunner {
         hooks.started(live, policy, live ? nil : input.queryDuration())
         if configuration.reconnect == true, !live {
             // Reopening a source that is read like a file (an HTTP download) would start it again from its beginning.
+            let asked = configuration.reconnectSetIn.map { "\($0.file): '\($0.key)'" } ?? "--reconnect"
             hooks.warning(
-                "--reconnect applies to live sources; '\(configuration.input.label)' is read like a file (not live), so a "
+                "\(asked) applies to live sources; '\(configuration.input.label)' is read like a file (not live), so a "
                     + "lost connection ends the run with the frames so far")
         }
         path.start()

@@ -35,6 +35,9 @@ public struct RunConfiguration: Sendable, Equatable {
     /// they name that cannot be loaded is reported at that file and key. Nil when flags set them.
     public var detectionSetIn: ConfigLocation?
     public var speedLimitsSetIn: ConfigLocation?
+    /// Where a pipeline file asked to reconnect (`source.reconnect`), for the warning that it cannot apply; nil when a
+    /// flag did.
+    public var reconnectSetIn: ConfigLocation?
     /// Stream time between analysed frames for every analysis stage; zero analyses every frame. Nil: each stage's
     /// own default (0.3 s for object detection, 80 ms for sign reading, which needs several reads per sign).
     public var analysisInterval: Duration?

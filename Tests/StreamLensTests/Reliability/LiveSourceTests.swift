@@ -105,6 +105,13 @@ import Glibc
             ["run", "--input", input.path, "--output", "null", "--reconnect", "--quiet"], in: folder)
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardError.contains("--reconnect applies to live sources"), "\(result.standardError)")
+        // Asked for by a pipeline file, the warning names the file and key (it named the flag).
+        let pipeline = folder.appendingPathComponent("p.yaml")
+        try "source: { input: \(input.path), reconnect: true }\n".write(to: pipeline, atomically: true, encoding: .utf8)
+        let fromFile = try await runTool(["run", pipeline.path, "--output", "null", "--quiet"], in: folder)
+        #expect(fromFile.status == 0, "stderr: \(fromFile.standardError)")
+        #expect(fromFile.standardError.contains("\(pipeline.path): 'source.reconnect' applies to live sources"),
+                "\(fromFile.standardError)")
     }
 
     /// Nothing listens at the address: the run fails at once (reconnection is for inputs that worked).
