@@ -270,7 +270,9 @@ import StreamLensGStreamer
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("drive.mkv")
         let reportPath = folder.appendingPathComponent("drive.json")
-        let earlierVideo = Data("the earlier run's whole video".utf8), earlierReport = Data("{}".utf8)
+        // (The report as StreamLens writes one: a run replaces only its own kind of file.)
+        let earlierVideo = Data("the earlier run's whole video".utf8)
+        let earlierReport = Data(#"{"run":{"streamlens_version":"0.1.0"},"schema_version":1}"#.utf8)
         try earlierVideo.write(to: output)
         try earlierReport.write(to: reportPath)
         let run = try BackgroundRun(
