@@ -80,7 +80,8 @@ public enum InputDiscovery {
         RunReportFile(at: RunReportFile.path(besideVideo: video))?.wroteVideo(at: video) == true
     }
 
-    private static func absolute(_ path: String, relativeTo base: String) -> String {
+    /// `path` made absolute from `base` (by default the current folder) and standardized.
+    static func absolute(_ path: String, relativeTo base: String = FileManager.default.currentDirectoryPath) -> String {
         let joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
         return (joined as NSString).standardizingPath
     }

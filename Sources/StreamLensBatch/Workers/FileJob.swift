@@ -28,7 +28,7 @@ public struct FileJob: Sendable, Equatable {
     public func foreignOutput() -> String? {
         let report = RunReportFile(at: reportPath)
         if let videoPath, FileManager.default.fileExists(atPath: videoPath),
-            report?.wroteVideo(at: Self.absolute(videoPath)) != true
+            report?.wroteVideo(at: InputDiscovery.absolute(videoPath)) != true
         {
             return videoPath
         }
@@ -42,17 +42,11 @@ public struct FileJob: Sendable, Equatable {
         var inputStatus = stat()
         let inputKnown = stat(input, &inputStatus) == 0
         return [videoPath, reportPath, eventsPath, subtitlesPath].compactMap { $0 }.first { output in
-            if Self.absolute(output) == Self.absolute(input) { return true }
+            if InputDiscovery.absolute(output) == InputDiscovery.absolute(input) { return true }
             var outputStatus = stat()
             return inputKnown && stat(output, &outputStatus) == 0
                 && outputStatus.st_dev == inputStatus.st_dev && outputStatus.st_ino == inputStatus.st_ino
         }
-    }
-
-    private static func absolute(_ path: String) -> String {
-        let joined = path.hasPrefix("/")
-            ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
-        return (joined as NSString).standardizingPath
     }
 
     /// The `streamlens run` arguments for this file: its own files, then the options every file shares (a pipeline

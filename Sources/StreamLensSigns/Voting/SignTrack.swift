@@ -21,9 +21,7 @@ struct SignTrack: Sendable {
     /// Frames in which the ring was seen, read or not.
     private(set) var sightings = 0
     /// Frames analysed while the track was open that did not show the sign.
-    var framesMissed = 0 {
-        didSet { missedSinceLastSeen += framesMissed - oldValue }
-    }
+    private(set) var framesMissed = 0
     /// Of those, the ones since its last sighting.
     private(set) var missedSinceLastSeen = 0
     /// Valid reads above the confidence threshold, oldest first, at most the tracker's limit.
@@ -69,6 +67,12 @@ struct SignTrack: Sendable {
     mutating func confirm(_ value: Int, at pts: Duration) {
         if confirmedAt == nil { confirmedAt = pts }
         confirmedValue = value
+    }
+
+    /// An analysed frame while the track was open did not show the sign.
+    mutating func noteMissed() {
+        framesMissed += 1
+        missedSinceLastSeen += 1
     }
 
     mutating func record(_ sighting: SignSighting, pts: Duration) {

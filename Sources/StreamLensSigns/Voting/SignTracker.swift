@@ -92,7 +92,7 @@ struct SignTracker {
         let timeout = self.timeout
         // A frame that ends a track (past its timeout) is not one in which it was missed.
         for index in openTracks.indices where !claimed[index] && pts - openTracks[index].lastSeen <= timeout {
-            openTracks[index].framesMissed += 1
+            openTracks[index].noteMissed()
         }
         closeTracks(into: &closed) { pts - $0.lastSeen > timeout }
         splitSignsThatChangedValue(at: pts, closed: &closed)
