@@ -27,11 +27,13 @@ logo=""
 [[ -f "$overlay" ]] && logo="! streamlensoverlay location=$overlay anchor=bottom-right opacity=0.8"
 
 # The detector never blocks a live stream (sync-analysis=false): a frame due while it is busy goes on unanalysed.
+# The statistics come after the leaky queue: frames it throws away when the encoder falls behind show there as gaps
+# (missing frames) and the encoder's slowness as backpressure; before it, they would pass for output.
 # shellcheck disable=SC2086
 gst-launch-1.0 -e $source \
   ! streamlensdetect detector=hog \
   ! streamlensannotate hud=top-left $logo \
-  ! streamlensstats interval=5 metrics-port=9464 \
   ! queue max-size-buffers=3 leaky=downstream \
+  ! streamlensstats interval=5 metrics-port=9464 \
   ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 \
   ! rtph264pay config-interval=1 pt=96 ! udpsink host="$host" port="$port"

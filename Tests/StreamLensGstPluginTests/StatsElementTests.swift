@@ -43,6 +43,58 @@ import Testing
         #expect(last["output"] as? Int == report.frames.output)
     }
 
+    /// Frames still queued after the element when end-of-stream passed it are dropped by the sink later: the report
+    /// (and the final message) waited only for the element, and counted 22 of them as output where the sink showed 3.
+    @Test func framesAQueueAfterTheElementHeldAndTheSinkDroppedAreNotOutput() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        // 60 ms of work per frame at 30 fps behind a queue: the clocked sink renders only the first few in time.
+        let recording = try await PluginHarness.readMetas(
+            "videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
+                + "! streamlensstats name=metas report=\(reportFile.path) interval=0 ! queue ! identity sleep-time=60000 "
+                + "! fakesink sync=true qos=true max-lateness=10000000")
+        #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
+        let report = try Self.report(at: reportFile)
+        #expect(report.frames.decoded == 60)
+        let late = try #require(report.frames.dropped["late_at_sink"])
+        #expect(report.frames.output + late == 60)
+        #expect(report.frames.output <= 8, "output \(report.frames.output), late \(late)")
+        let last = try #require(recording.messages(named: "streamlens-stats").last)
+        #expect(last["final"] as? Bool == true)
+        #expect(last["output"] as? Int == report.frames.output)
+        #expect(last["late_at_sink"] as? Int == late)
+    }
+
+    /// `report=` names a file the element did not write (the pipeline's own recording, a user's settings): it is
+    /// refused before the pipeline starts and left as it was; a report the element wrote is replaced.
+    @Test func aFileThatIsNotAReportIsNotReplaced() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let recording = folder.appendingPathComponent("drive.mp4")
+        try FileManager.default.copyItem(atPath: try PluginHarness.media("bikes.mp4"), toPath: recording.path)
+        let original = try Data(contentsOf: recording)
+        let refused = try await PluginHarness.launch(
+            "filesrc location=\(recording.path) ! decodebin ! streamlensstats report=\(recording.path) ! fakesink")
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("holds a file StreamLens did not write"), "\(refused.standardError)")
+        #expect(try Data(contentsOf: recording) == original)
+
+        let reportFile = folder.appendingPathComponent("run.json")
+        try Data("{\"theme\": \"dark\"}\n".utf8).write(to: reportFile)
+        let head = "videotestsrc num-buffers=5 ! video/x-raw,format=I420,width=64,height=48 ! streamlensstats"
+        let settings = try await PluginHarness.launch("\(head) report=\(reportFile.path) ! fakesink")
+        #expect(settings.status != 0)
+        #expect(try String(contentsOf: reportFile, encoding: .utf8) == "{\"theme\": \"dark\"}\n")
+
+        try FileManager.default.removeItem(at: reportFile)
+        for _ in 0..<2 {
+            let run = try await PluginHarness.launch("\(head) report=\(reportFile.path) ! fakesink")
+            #expect(run.status == 0, "stderr: \(run.standardError)")
+        }
+        #expect(try Self.report(at: reportFile).frames.decoded == 5)
+    }
+
     @Test func aFileRunLosesNothingAndSeesEveryFrame() async throws {
         try PluginHarness.requirePlugin()
         let folder = try PluginHarness.temporaryFolder()

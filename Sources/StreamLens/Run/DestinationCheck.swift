@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensStats
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -82,9 +83,8 @@ enum DestinationCheck {
             }
         }
 
-        /// How much of an existing file is read to tell: a report's `run` section (with `streamlens_version`) comes
-        /// before its long timeline, as its keys are sorted.
-        static let readLimit = 1 << 20
+        /// How much of an existing file is read to tell (see ``RunReport/recognitionLimit``).
+        static let readLimit = RunReport.recognitionLimit
         static let eventTypes: Set<String> = ["detection", "track", "speed_limit"]
 
         /// Whether the file at `path` may be replaced: it does not exist, is not a regular file (judged elsewhere),
@@ -100,7 +100,7 @@ enum DestinationCheck {
             guard !trimmed.isEmpty else { return true }
             switch self {
             case .jsonReport:
-                return trimmed.hasPrefix("{") && text.contains("\"streamlens_version\"")
+                return RunReport.isWrittenByStreamLens(start: trimmed)
             case .eventLines:
                 // Its first line is one of StreamLens's events.
                 let line = trimmed.prefix { !$0.isNewline }

@@ -17,8 +17,10 @@ import Synchronization
 ///   a push that failed counts as `interrupted` (flushing, end-of-stream) or `stream_error`.
 ///
 /// So `decoded == output + sum(dropped)` holds as in the command line's report. The report (schema version 1) is
-/// written at end-of-stream, or when the element stops without one (then marked interrupted). A `streamlens-stats`
-/// element message with the running figures goes on the bus every `interval` seconds and once at end-of-stream.
+/// written once the whole pipeline reached end-of-stream — frames still queued after the element when end-of-stream
+/// passed it may yet be dropped by a sink — or when the element stops without one (then marked interrupted). A
+/// `streamlens-stats` element message with the running figures goes on the bus every `interval` seconds and once
+/// at the end, before the pipeline's end-of-stream message.
 ///
 /// ## Thread Safety
 /// See ``ElementLogic``. Arrival and push run on the streaming thread; the ticker thread only calls the recorder
@@ -37,7 +39,11 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     private var metrics: MetricsServer?
     private var drops: SinkDropWatch?
     private var reportPath: String?
-    private var reportWritten = false
+    /// Set once the run is finished (report written, final message posted); guards against the two threads that may
+    /// finish it: the last sink's, at the pipeline's end-of-stream, and the state-change thread stopping the element.
+    private let finished = Mutex(false)
+    /// End-of-stream passed the element (streaming thread; read when finishing).
+    private let sawEndOfStream = Atomic<Bool>(false)
     private var inputDescription: String?
     private var frameDuration: Duration?
     private var live: Bool?
@@ -66,9 +72,12 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
                 return .failed
             }
         }
-        drops = SinkDropWatch(element: element) { total in recorder.sinkReportedDrops(total: total) }
+        drops = SinkDropWatch(
+            element: element, dropped: { total in recorder.sinkReportedDrops(total: total) },
+            pipelineEnded: { [weak self] in self?.pipelineEnded() })
         self.recorder = recorder
-        reportWritten = false
+        finished.withLock { $0 = false }
+        sawEndOfStream.store(false, ordering: .relaxed)
         live = nil
         frameIndex = 0
         startTicker(recorder: recorder)
@@ -76,9 +85,9 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     }
 
     override func end() {
+        finishRun(endOfStream: sawEndOfStream.load(ordering: .relaxed))
         ticker?.stop()
         ticker = nil
-        if !reportWritten { finishRun(endOfStream: false) }
         drops?.stop()
         drops = nil
         metrics.map(MetricsEndpoint.stop)
@@ -141,8 +150,15 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     }
 
     override func handle(_ event: SinkPadEvent) {
-        guard event == .endOfStream, !reportWritten else { return }
-        finishRun(endOfStream: true)
+        guard event == .endOfStream, let recorder, !sawEndOfStream.exchange(true, ordering: .relaxed) else { return }
+        recorder.sourceEnded(at: clock.now())
+        // Without a bus to hear the pipeline's end-of-stream on, the run ends here.
+        if drops == nil { finishRun(endOfStream: true) }
+    }
+
+    /// Every sink has its last frame: the drops downstream are all counted.
+    private func pipelineEnded() {
+        if sawEndOfStream.load(ordering: .relaxed) { finishRun(endOfStream: true) }
     }
 
     // MARK: - Reporting
@@ -168,13 +184,17 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
 
     /// Ends the recording, posts the final figures and writes the report (once).
     private func finishRun(endOfStream: Bool) {
-        guard let recorder, !reportWritten else { return }
-        reportWritten = true
+        finished.withLock { done in
+            guard !done, let recorder else { return }
+            done = true
+            finish(recorder, endOfStream: endOfStream)
+        }
+    }
+
+    private func finish(_ recorder: RunRecorder, endOfStream: Bool) {
         // The ticker first: a periodic message it was still posting would otherwise arrive after the final one.
         ticker?.stop()
-        ticker = nil
         let now = clock.now()
-        if endOfStream { recorder.sourceEnded(at: now) }
         recorder.finish(at: now)
         Self.postFigures(of: recorder, at: now, final: true, on: element)
         // A pipeline that stopped before a single frame came (another element failed to start) recorded nothing: an
@@ -211,18 +231,31 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         ])
     }
 
-    /// Why a report cannot be written at `path`, or nil when it can (an existing writable file, or a new file in a
-    /// writable folder).
+    /// Why a report cannot be written at `path`, or nil when it can (an existing writable file StreamLens wrote, or
+    /// a new file in a writable folder). Any other file is left alone, as the command line's `--report` leaves it:
+    /// `report=$1` in a script would otherwise replace the recording the pipeline reads.
     private static func whyNotWritable(_ path: String) -> String? {
         let files = FileManager.default
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue { return "it is a folder; give a file name, e.g. report=run.json" }
-            return files.isWritableFile(atPath: path) ? nil : "the file is not writable; check its permissions"
+            guard files.isWritableFile(atPath: path) else { return "the file is not writable; check its permissions" }
+            return holdsAnotherFile(path)
+                ? "it holds a file StreamLens did not write, which was left as it is; choose another report= name"
+                : nil
         }
         let folder = (path as NSString).deletingLastPathComponent
         return files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
             ? nil : "check that the folder exists and is writable"
+    }
+
+    /// Whether the existing file at `path` has content that is not a StreamLens report (an empty file is nobody's).
+    private static func holdsAnotherFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = String(decoding: (try? handle.read(upToCount: RunReport.recognitionLimit)) ?? Data(), as: UTF8.self)
+        let trimmed = start.drop { $0.isWhitespace }
+        return !trimmed.isEmpty && !RunReport.isWrittenByStreamLens(start: trimmed)
     }
 }
 

@@ -17,6 +17,16 @@ extension RunReport {
         }
     }
 
+    /// How much of an existing file ``isWrittenByStreamLens(start:)`` needs: a report's `run` section (with
+    /// `streamlens_version`) comes before its long timeline, as its keys are sorted.
+    public static let recognitionLimit = 1 << 20
+
+    /// Whether a file starting with `start` (its first ``recognitionLimit`` bytes, leading white space removed) is a
+    /// report StreamLens wrote, which a later run may replace; a user's own JSON file is not.
+    public static func isWrittenByStreamLens(start: Substring) -> Bool {
+        start.hasPrefix("{") && start.contains("\"streamlens_version\"")
+    }
+
     /// Decodes a report from JSON; `path` only names the source in errors.
     public static func decode(_ data: Data, path: String) throws(StatsError) -> RunReport {
         struct VersionProbe: Decodable {
