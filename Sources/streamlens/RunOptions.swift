@@ -192,7 +192,13 @@ struct RunOptions: ParsableArguments {
                 }
                 options.confidenceThreshold = confidence
             }
-            if let classes { options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            if let classes {
+                options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                // Another problem of the detector's (its cascade, its class-names file) is reported where it is set.
+                do { try ObjectDetectionSetup.checkClassFilter(options) } catch let error as DetectionError {
+                    if case .unknownClass = error { throw .invalidConfiguration(file: nil, key: "--classes", problem: "\(error)") }
+                } catch {}
+            }
             if let classNames {
                 options.classNamesPath = classNames
                 configuration.detectionSetIn = nil

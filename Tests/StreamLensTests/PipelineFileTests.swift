@@ -228,6 +228,25 @@ import StreamLensCompositing
             + "readable: check the path\n", "\(result.standardError)")
     }
 
+    /// A class filter naming a class the detector does not report is a bad argument (exit 2) named as given: it was
+    /// exit 1 and "'detector': unknown class 'car' …" for `--detector hog --classes car`.
+    @Test(arguments: [
+        (["--classes", "car"], "", "'--classes': unknown class 'car' in the class filter"),
+        (["--classes", "person,99"], "", "'--classes': unknown class '99' in the class filter"),
+        ([], ", exclude: [car]", "'stages.detector.exclude': unknown class 'car' in the class filter"),
+        ([], ", classes: [face]", "'stages.detector.classes': unknown class 'face' in the class filter"),
+    ])
+    func aClassTheDetectorDoesNotReportIsABadArgument(flags: [String], keys: String, message: String) async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("classes.yaml")
+        try "source: { input: a.mp4 }\nstages:\n  detector: { backend: hog\(keys) }\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let result = try await runTool(["run", file.path, "--output", "null"] + flags)
+        #expect(result.status == 2)
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
     @Test func inputKinds() {
         #expect(InputSource(parsing: "clip.mp4") == .file(path: "clip.mp4"))
         #expect(InputSource(parsing: "rtsp://cam/stream") == .uri("rtsp://cam/stream"))

@@ -205,6 +205,11 @@ enum StageOptions {
         options.classNamesPath = try section.path("class_names")
         options.allowedClasses = try section.strings("classes") ?? []
         options.deniedClasses = try section.strings("exclude") ?? []
+        do { try ObjectDetectionSetup.checkClassFilter(options) } catch let error as DetectionError {
+            if case .unknownClass(let name, _) = error {
+                throw section.problem(options.allowedClasses.contains(name) ? "classes" : "exclude", "\(error)")
+            }
+        } catch {}
         options.interval = try section.duration("interval", in: 0...3600) ?? options.interval
         options.everyNthFrame = try section.int("every_nth_frame", in: 1...10_000)
         options.latencyBudget = try section.duration("budget", in: 0.001...60) ?? options.latencyBudget

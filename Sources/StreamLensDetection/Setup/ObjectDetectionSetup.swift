@@ -68,6 +68,13 @@ public enum ObjectDetectionSetup {
         return Built(stage: stage, schedule: schedule)
     }
 
+    /// Throws ``DetectionError/unknownClass(name:available:)`` when the class filter (`allowedClasses`,
+    /// `deniedClasses`) names a class the detector does not report — checked before the run rather than on the first
+    /// frame; other problems (an unknown cascade, a missing class-names file) throw as they are.
+    public static func checkClassFilter(_ options: ObjectDetectionOptions) throws {
+        _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
+    }
+
     /// The classes the detector reports, in id order: HOG and each cascade report one (id 0), a model those of its
     /// class-names file (COCO's 80 by default). A class filter naming anything else would drop every detection,
     /// silently, so it is refused.
@@ -88,13 +95,12 @@ public enum ObjectDetectionSetup {
         if let stride = options.everyNthFrame, stride < 1 {
             throw DetectionError.invalidOption("every-Nth-frame stride must be at least 1")
         }
+        try checkClassFilter(options)
         switch options.detector {
         case .hog:
-            _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
             let hogOptions = options.hog
             return { try HOGPeopleDetector(options: hogOptions) }
         case .cascade(let name):
-            _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
             let cascadeOptions = options.cascade
             return { try CascadeDetector(cascade: name, options: cascadeOptions) }
         case .onnx(let path):
@@ -107,8 +113,6 @@ public enum ObjectDetectionSetup {
             onnx.classNamesPath = options.classNamesPath
             onnx.allowedClasses = options.allowedClasses
             onnx.deniedClasses = options.deniedClasses
-            // The class filter must name known classes; check it now rather than on the first frame.
-            _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
             let onnxOptions = onnx
             return { try ONNXDetector(modelPath: path, options: onnxOptions) }
         }
