@@ -91,6 +91,8 @@ public final class FramePath: @unchecked Sendable {
     private var decodedFrames = 0
     /// The PTS of the last frame that arrived, and whether a stop has cut the stream (``endAtFirstGap()``).
     private var lastArrivedPTS: Duration?
+    /// The last arrived frame's time as the decoder stamped it (``followingOn(_:buffer:)``).
+    private var lastDecoderPTS: Duration?
     private var cutByStop = false
 
     // Processing-thread state.
@@ -296,7 +298,7 @@ extension FramePath: AppSinkDelegate {
         let frameIndex = decodedFrames
         decodedFrames += 1
         arrivedFrames.store(decodedFrames, ordering: .relaxed)
-        let pts = duration(fromClockTime: streamTime)
+        let pts = followingOn(duration(fromClockTime: streamTime), buffer: buffer)
         let observer = configuration.observer
         if stopCutsAtGap.load(ordering: .sequentiallyConsistent) {
             if !cutByStop, let pts, let last = lastArrivedPTS, let step = currentFormat?.frameDuration,
@@ -329,6 +331,18 @@ extension FramePath: AppSinkDelegate {
             observer?.frameDropped(index: frameIndex, pts: pts, cause: cause, at: clock.now())
             return GST_FLOW_EOS
         }
+    }
+
+    /// A decoder that stamps every frame with the same time (libav's GIF decoder: all at 0, each 100 ms long) is
+    /// read as frames following one another, each its own duration (or the format's frame duration) after the last:
+    /// the analysis schedule, the report and the events see the times the output gets. Other timestamps that go
+    /// backwards or jump (joined recordings) keep their own time here; the output alone is kept in order
+    /// (``keepingTimestampsIncreasing(_:format:pts:)``).
+    private func followingOn(_ pts: Duration?, buffer: UnsafeMutablePointer<GstBuffer>) -> Duration? {
+        defer { lastDecoderPTS = pts }
+        guard let pts, pts == lastDecoderPTS, let last = lastArrivedPTS else { return pts }
+        let ownLength = duration(fromClockTime: slx_buffer_duration(buffer)).flatMap { $0 > .zero ? $0 : nil }
+        return (ownLength ?? currentFormat?.frameDuration).map { last + $0 } ?? pts
     }
 
     func appSinkReachedEndOfStream() {

@@ -156,6 +156,30 @@ extension CorpusCase {
         #expect(try await decode(output).frames.count == 50)
     }
 
+    /// libav's GIF decoder stamps every frame at 0 (each 100 ms long): the output was put in order, but the analysis
+    /// schedule saw no time pass (one analysis per stage in 2 s), the file was called cut short ("ends at 0.0 s")
+    /// and events would all be at 0. Frames stamped alike now follow one another by their durations.
+    @Test func anAnimatedGIFsFramesFollowOneAnother() async throws {
+        let folder = try makeTemporaryFolder()
+        let (result, _) = try await timedRun(
+            ["run", "--input", try await Corpus.file("logo-animated.gif").path, "--output", "out.mp4",
+             "--detector", "hog", "--speed-limits", "eu", "--timeline", "t.csv", "--report", "r.json"],
+            in: folder, limit: .seconds(120))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardError.contains("cut short"), "\(result.standardError)")
+        #expect(!result.standardError.contains("went backwards"), "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("r.json"))
+        #expect(report.run["input_cut_short"] == nil)
+        let analysis = try #require(report.json["analysis"] as? [String: [String: Any]])
+        // 20 frames over 2 s: HOG every 0.3 s, the sign reader every 80 ms (every frame at 10 fps).
+        #expect((6...8).contains(analysis["objects"]?["completed"] as? Int ?? 0), "\(analysis)")
+        #expect(analysis["speed_limit"]?["completed"] as? Int == 20, "\(analysis)")
+        let rows = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.map { Double($0[1]) } == (0..<20).map { Double($0 * 100) })
+        #expect(try await decode(folder.appendingPathComponent("out.mp4")).frames.count == 20)
+    }
+
     /// A recording whose name holds " ! " is a file, not a pipeline description: `run` failed on it ("no source
     /// element for URI"), and so did a batch that found it in a folder.
     @Test func aFileNamedLikeAPipelineIsReadAsAFile() async throws {
