@@ -189,6 +189,35 @@ import Testing
         #expect(report.blocked.totalMilliseconds < 500, "blocked \(report.blocked)")
     }
 
+    /// An application's seek skips frames on purpose: they were 1 gap and ~88 "missing frames" of the source.
+    @Test func aSeekIsNoGap() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        let reportFile = folder.appendingPathComponent("run.json")
+        let script = """
+            import sys, time, gi
+            gi.require_version("Gst", "1.0")
+            from gi.repository import Gst
+            Gst.init(None)
+            pipeline = Gst.parse_launch(sys.argv[1])
+            pipeline.set_state(Gst.State.PLAYING); time.sleep(0.8)
+            pipeline.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.KEY_UNIT, 7 * Gst.SECOND)
+            message = pipeline.get_bus().timed_pop_filtered(30 * Gst.SECOND, Gst.MessageType.EOS | Gst.MessageType.ERROR)
+            pipeline.set_state(Gst.State.NULL)
+            print("ended", message.type == Gst.MessageType.EOS if message else None)
+            """
+        let description = "filesrc location=\(try PluginHarness.media("bikes.mp4")) ! decodebin "
+            + "! streamlensstats report=\(reportFile.path) ! fakesink sync=true"
+        let result = try await PluginHarness.run(PluginHarness.python, ["-c", script, description])
+        #expect(result.standardOutput.contains("ended True"), "\(result.standardOutput) \(result.standardError)")
+        let report = try Self.report(at: reportFile)
+        // About 0.8 s before the seek and 3 s after it, of the clip's 250 frames at 25 fps.
+        #expect((40...200).contains(report.frames.decoded), "decoded \(report.frames.decoded)")
+        #expect(report.frames.gaps == 0)
+        #expect(report.frames.missingFrames == 0)
+        #expect(report.stalls.count == 0, "stalls \(report.stalls)")
+    }
+
     @Test func metricsAreServedWhileThePipelineRuns() async throws {
         try PluginHarness.requirePlugin()
         // Below the kernel's ephemeral range (32768 and up): no outgoing connection of another test holds it.

@@ -150,6 +150,8 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
     }
 
     override func handle(_ event: SinkPadEvent) {
+        // A seek: what it skipped is no gap in the source.
+        if event == .flushStop { recorder?.timelineRestarted(at: clock.now()) }
         guard event == .endOfStream, let recorder, !sawEndOfStream.exchange(true, ordering: .relaxed) else { return }
         recorder.sourceEnded(at: clock.now())
         // Without a bus to hear the pipeline's end-of-stream on, the run ends here.

@@ -98,13 +98,15 @@ public final class RunRecorder: FramePathObserver {
     /// pause (no jitter, gap or arrival interval across it), and silence is measured from here.
     public func pipelineResumed(at time: Duration) {
         source.withLock { state in
-            state.note(time)
             state.paused = false
-            state.lastArrival = nil
-            state.jitter.restart()
-            state.gaps.restart()
-            state.episodes.restartSilence(at: time)
+            state.restartTimeline(at: time)
         }
+    }
+
+    /// The stream was flushed at `time` (an application's seek): the next frame starts a new timeline, compared with
+    /// nothing before it — the frames the seek skipped are no gap, the time it took no stall or jitter.
+    public func timelineRestarted(at time: Duration) {
+        source.withLock { $0.restartTimeline(at: time) }
     }
 
     /// The source reached its end at `time`: from here on silence is the end of the stream, not a stall (the
@@ -446,6 +448,16 @@ private struct SourceState {
     }
 
     func offset(_ time: Duration) -> Duration { time - (origin ?? time) }
+
+    /// The next frame's arrival and timestamp are compared with nothing before `time` (a pause, a seek), and
+    /// silence is measured from `time`.
+    mutating func restartTimeline(at time: Duration) {
+        note(time)
+        lastArrival = nil
+        jitter.restart()
+        gaps.restart()
+        episodes.restartSilence(at: time)
+    }
 
     /// Ends a stall episode still open at `time` and marks it on the timeline.
     mutating func closeOpenStall(at time: Duration) {
