@@ -181,6 +181,28 @@ func context(pts: Duration = .seconds(1), analysedAt: Duration? = nil, _ detecti
     }
 }
 
+@Suite struct HUDFiguresTests {
+    /// A file pipeline that passed 300 frames in under a second showed "0.0 fps" on every one: the rate waited for a
+    /// whole second of wall clock. It is the rate so far until then, a whole second's after.
+    @Test func theRateIsShownFromTheSecondFrameOnAndThenPerSecond() {
+        let figures = HUDFigures()
+        let frame = Duration.milliseconds(2)
+        // 500 frames per second of wall clock for 0.4 s.
+        for index in 0..<200 {
+            figures.frame(pts: frame * index, frameDuration: frame, at: .seconds(10) + frame * index)
+            if index == 1 { #expect(abs(figures.snapshot.framesPerSecond - 500) < 0.01) }
+        }
+        #expect(abs(figures.snapshot.framesPerSecond - 500) < 0.01)
+        // Then 25 per second for 2 s: after the first whole second, the rate is that second's.
+        let slow = Duration.milliseconds(40)
+        let resumed = Duration.seconds(10) + frame * 199
+        for index in 1...50 {
+            figures.frame(pts: frame * 199 + slow * index, frameDuration: frame, at: resumed + slow * index)
+        }
+        #expect(abs(figures.snapshot.framesPerSecond - 25) < 1, "\(figures.snapshot.framesPerSecond)")
+    }
+}
+
 @Suite struct SpotlightAnnotatorTests {
     @Test(arguments: PixelLayout.allCases)
     func everythingOutsideTheBoxesIsDimmed(layout: PixelLayout) {
