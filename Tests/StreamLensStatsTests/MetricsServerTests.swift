@@ -8,8 +8,8 @@ import Glibc
 
 @Suite("Prometheus metrics endpoint", .serialized)
 struct MetricsServerTests {
-    /// GET `path` from 127.0.0.1:`port` over a plain TCP socket; returns the status line and the body.
-    static func get(_ path: String, port: Int) throws -> (status: String, body: String) {
+    /// GET (or `method`) `path` from 127.0.0.1:`port` over a plain TCP socket; returns the status line and the body.
+    static func get(_ path: String, port: Int, method: String = "GET") throws -> (status: String, body: String) {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(socketFD >= 0)
         defer { close(socketFD) }
@@ -25,7 +25,7 @@ struct MetricsServerTests {
             }
         }
         try #require(connected == 0, "cannot connect to 127.0.0.1:\(port)")
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        let request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
         _ = request.withCString { send(socketFD, $0, strlen($0), 0) }
         var response = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -42,9 +42,9 @@ struct MetricsServerTests {
 
     /// ``get(_:port:)`` on a thread of its own: the blocking socket calls must not occupy one of the few threads the
     /// server's tasks need.
-    static func fetch(_ path: String, port: Int) async throws -> (status: String, body: String) {
+    static func fetch(_ path: String, port: Int, method: String = "GET") async throws -> (status: String, body: String) {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try get(path, port: port) }) }.start()
+            Thread { continuation.resume(with: Result { try get(path, port: port, method: method) }) }.start()
         }
     }
 
@@ -107,6 +107,10 @@ struct MetricsServerTests {
 
         let other = try await Self.fetch("/", port: server.port)
         #expect(other.status == "HTTP/1.1 404 Not Found")
+        // A health check that asks with HEAD finds the endpoint (it was 404), and gets no body.
+        let head = try await Self.fetch("/metrics", port: server.port, method: "HEAD")
+        #expect(head.status == "HTTP/1.1 200 OK")
+        #expect(head.body.isEmpty)
         // Stopping does not wait out a grace period (it added a whole second to every run that served metrics).
         let stopping = ContinuousClock.now
         await server.stop()

@@ -40,6 +40,10 @@ public final class MetricsServer: Sendable {
                 statusCode: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: Data(exporter.exposition().utf8))
         }
+        // Health checks often ask with HEAD: the same answer without the figures.
+        await server.appendRoute("HEAD /metrics") { _ in
+            HTTPResponse(statusCode: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"])
+        }
         await server.appendRoute("*") { _ in
             HTTPResponse(statusCode: .notFound, body: Data("only GET /metrics is served here\n".utf8))
         }
