@@ -131,6 +131,16 @@ import Testing
         #expect(frames > 10 && frames < 140)
     }
 
+    /// A size whose one frame is over the budget says so (100000 × 100000 read as a pipeline-syntax error).
+    @Test func aSizeWhoseOneFrameIsOverTheBudgetSaysSo() {
+        let path = TestMedia.path("overlays/gtk-logo.webm")
+        let error = #expect(throws: OverlayError.self) {
+            try decoder.loadClip(OverlayClipRequest(path: path, width: 100_000, height: 100_000))
+        }
+        #expect(error?.description.contains("at 100000×100000") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("draw it smaller") == true)
+    }
+
     /// End to end: the real decoder behind an OverlayStage draws the logo on an NV12 frame.
     @Test func overlayStageDrawsTheDecodedLogo() throws {
         let rule = try OverlayRule.parseAlwaysOn("\(TestMedia.path("overlays/gtk-logo.webm"))@20,10,64,64")
