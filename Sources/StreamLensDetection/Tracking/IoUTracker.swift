@@ -17,7 +17,8 @@ import StreamLensCore
 /// 4. counts a miss for each unpaired track; tracks missed more than ``TrackerConfiguration/maxMissedAnalyses``
 ///    times in a row, or unseen for longer than ``TrackerConfiguration/maxAge``, end;
 /// 5. reports at most ``TrackerConfiguration/maxConcurrent`` tracks (seen now before held ones, then by
-///    confidence), or only the locked primary subject in primary-subject mode.
+///    confidence), or only the locked primary subject in primary-subject mode; a held track missed more than
+///    ``TrackerConfiguration/maxMissedAnalysesShown`` times in a row is not reported.
 ///
 /// ## Thread Safety
 /// Not synchronized: owned by one analysis stage and used from its analysis thread only.
@@ -236,6 +237,7 @@ public final class IoUTracker {
             }
             if chosen.count > configuration.maxConcurrent { chosen.removeLast(chosen.count - configuration.maxConcurrent) }
         }
+        chosen.removeAll { tracks[$0].missed > configuration.maxMissedAnalysesShown }
         return chosen.map { index in
             tracks[index].shown = true
             return Self.detection(tracks[index])

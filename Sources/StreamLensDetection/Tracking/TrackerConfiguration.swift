@@ -7,6 +7,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var matchThreshold: Double = 0.1
     /// A track survives this many analysed frames without a matching detection (short occlusions) before it ends.
     public var maxMissedAnalyses: Int = 5
+    /// A track missed on more analysed frames in a row than this is kept (its id survives the occlusion) but not
+    /// shown: its box would stay frozen where the person was last seen while they walked on, or across a cut (HOG's
+    /// people stayed boxed 1.5 s after their last detection). One miss is drawn, as detectors miss a frame now and
+    /// then. Times the detector did not run (``IoUTracker/advance(to:)``) are not misses.
+    public var maxMissedAnalysesShown: Int = 1
     /// Weight of the newest box in the exponential moving average of a track's box (1: no smoothing).
     public var smoothing: Double = 0.35
     /// Weight of the newest displacement in a track's velocity estimate. The estimate predicts where a track is at
@@ -36,6 +41,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
             throw DetectionError.invalidOption("motion smoothing \(motionSmoothing) is outside 0…1")
         }
         guard maxMissedAnalyses >= 0 else { throw DetectionError.invalidOption("max missed analyses < 0") }
+        guard maxMissedAnalysesShown >= 0 else { throw DetectionError.invalidOption("max missed analyses shown < 0") }
         guard maxConcurrent >= 1 else { throw DetectionError.invalidOption("max concurrent detections < 1") }
         guard maxAge > .zero else { throw DetectionError.invalidOption("max detection age must be positive") }
     }
