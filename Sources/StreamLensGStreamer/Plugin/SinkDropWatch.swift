@@ -17,7 +17,6 @@ import Synchronization
 public final class SinkDropWatch: @unchecked Sendable {
     private let bus: UnsafeMutablePointer<GstBus>
     private var handler: gulong = 0
-
     private var endHandler: gulong = 0
 
     /// Starts listening on the bus of the pipeline `element` belongs to; nil when it has none yet.
