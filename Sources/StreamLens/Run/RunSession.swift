@@ -132,14 +132,19 @@ public final class RunSession {
             progress.clear()
             printError(error)
             // The run never got going; its report still says so (zero frames, the error), unless the arguments were
-            // wrong.
-            if configuration.statistics && error.exitStatus != ExitStatus.usage {
+            // wrong or the user stopped it before anything happened ("nothing was written": an empty report replaced
+            // the good one of an earlier run). A report of an earlier run under its name is not replaced by this one:
+            // it keeps its .partial name beside it.
+            if configuration.statistics && error.exitStatus != ExitStatus.usage && error != .interruptedBeforeStart {
                 recorder.finish(at: clock.now())
                 let live = configuration.input.isExpectedLive
                 let report = recorder.makeReport(context: context(
                     live: live, policy: configuration.backpressure ?? (live ? .drop : .block),
-                    interrupted: error == .interruptedBeforeStart, error: error))
-                if !writeReports(report) { return ExitStatus.failure }
+                    interrupted: false, error: error))
+                let earlierReport = [configuration.reportPath, configuration.htmlPath].contains {
+                    $0.map { FileManager.default.fileExists(atPath: $0) } ?? false
+                }
+                if !writeReports(report, keepingPartialNames: earlierReport) { return ExitStatus.failure }
             }
             return error.exitStatus
         }

@@ -196,6 +196,39 @@ import Glibc
         #expect(seconds < 10)
     }
 
+    /// A re-run stopped before its first frame wrote an empty report ("decoded": 0, interrupted) over the earlier
+    /// run's good one, while saying "nothing was written"; a re-run that fails before its first frame keeps its
+    /// report as NAME.partial beside the earlier one.
+    @Test func aRunThatNeverStartedLeavesTheEarlierReport() async throws {
+        let folder = try makeTemporaryFolder()
+        let report = folder.appendingPathComponent("report.json")
+        let first = try await runTool(
+            ["run", "--input", "videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48", "--output", "null",
+             "--report", report.path, "--quiet"], in: folder)
+        #expect(first.status == 0, "stderr: \(first.standardError)")
+        let good = try Data(contentsOf: report)
+
+        let fifo = folder.appendingPathComponent("camera")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        let run = try BackgroundRun(
+            ["run", "--input", "filesrc location=\(fifo.path) ! decodebin", "--output", "out.mkv", "--report", report.path,
+             "--quiet"], folder: folder)
+        try await Task.sleep(for: .seconds(1))
+        let signalled = Date()
+        run.signal(SIGINT)
+        let (stopped, _) = try await run.finish(within: .seconds(25), from: signalled)
+        #expect(stopped.status == 130, "stderr: \(stopped.standardError)")
+        #expect(try Data(contentsOf: report) == good)
+        #expect(!FileManager.default.fileExists(atPath: report.path + ".partial"))
+
+        let failed = try await runTool(
+            ["run", "--input", folder.appendingPathComponent("gone.mp4").path, "--output", "null", "--report", report.path],
+            in: folder)
+        #expect(failed.status == 1)
+        #expect(try Data(contentsOf: report) == good)
+        #expect(FileManager.default.fileExists(atPath: report.path + ".partial"))
+    }
+
     @Test(arguments: WedgedStop.allCases)
     func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
         let folder = try makeTemporaryFolder()
