@@ -31,6 +31,9 @@ public final class OverlayClipDecoder: OverlayClipLoader {
     public let memoryBudget: Int
     /// Longest a decode may take.
     public let timeout: Duration
+    /// Decoded frames followed by this long without another or an end are the whole clip: libav's GIF demuxer
+    /// never signals the end of an animated GIF (it spun for the whole `timeout`, then the rule was disabled).
+    static let silenceTakenAsEnd = Duration.seconds(3)
     /// GStreamer colorimetry of the converted frames ("bt709", "bt601"); match the main video's.
     public let colorimetry: String
 
@@ -87,13 +90,16 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         var lastDuration: Duration?
         var frameRate: FrameRate?
         var bytes = 0
+        var lastFrameAt = clock.now()
         while true {
             guard let sample = gst_app_sink_try_pull_sample(sink, clockTime(from: .milliseconds(100))) else {
                 if let failure = Self.busError(pipeline) { throw .undecodable(path: path, reason: failure) }
                 if gst_app_sink_is_eos(sink) != 0 { break }
+                if !tiles.isEmpty && clock.now() - lastFrameAt >= Self.silenceTakenAsEnd { break }
                 if clock.now() > deadline { throw .timedOut(path: path, seconds: Int(timeout.seconds)) }
                 continue
             }
+            lastFrameAt = clock.now()
             defer { slx_sample_unref(sample) }
             guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else { continue }
             var info = GstVideoInfo()

@@ -180,6 +180,25 @@ extension CorpusCase {
         #expect(try await decode(folder.appendingPathComponent("out.mp4")).frames.count == 20)
     }
 
+    /// The same GIF as an overlay clip: libav's GIF demuxer never ends it, so the clip decoder spun for its whole 60 s
+    /// limit (uninterruptible), then disabled the rule. Frames followed by 3 s of nothing are the whole clip now.
+    @Test func anAnimatedGIFIsAnOverlayClip() async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = try await Corpus.file("logo-animated.gif")
+        let (result, seconds) = try await timedRun(
+            ["run", "--input", try await Corpus.file("odd-720x405.mpg").path, "--output", "null",
+             "--overlay", "\(clip.path)@10,10", "--report", "r.json", "--quiet"], in: folder, limit: .seconds(60))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardError.contains("overlay"), "\(result.standardError)")
+        #expect(seconds < 20, "\(seconds) s")
+        let details = try #require(Report(folder.appendingPathComponent("r.json")).json["stage_details"] as? [String: Any])
+        let overlays = try #require(details["overlays"] as? [String: Any])
+        #expect(overlays["loads"] as? Int == 1)
+        #expect(overlays["failures"] as? Int == 0)
+        // 20 frames of 128 × 128 (2.5 bytes a pixel and alpha bookkeeping): the whole loop, not its first frame.
+        #expect((overlays["cache_bytes"] as? Int ?? 0) > 19 * 128 * 128 * 2, "\(overlays)")
+    }
+
     /// A recording whose name holds " ! " is a file, not a pipeline description: `run` failed on it ("no source
     /// element for URI"), and so did a batch that found it in a folder.
     @Test func aFileNamedLikeAPipelineIsReadAsAFile() async throws {
