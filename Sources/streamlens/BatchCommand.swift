@@ -63,7 +63,7 @@ struct BatchCommand: AsyncParsableCommand {
                 parsing: catalog ?? "sqlite:" + (batchOptions.outputFolder as NSString).appendingPathComponent("catalog.sqlite"))
         } catch {
             printError(error)
-            throw ExitCode(1)
+            throw ExitCode(error.exitStatus)
         }
         let inputs: [CatalogInput]
         do { inputs = try InputDiscovery.discover(self.inputs, outputFolder: batchOptions.outputFolder) } catch {

@@ -42,7 +42,7 @@ struct EventsCommand: AsyncParsableCommand {
             await opened.close()
         } catch {
             printError(error)
-            throw ExitCode(1)
+            throw ExitCode((error as? CatalogError)?.exitStatus ?? 1)
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }

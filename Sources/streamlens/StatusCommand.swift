@@ -41,7 +41,7 @@ struct StatusCommand: AsyncParsableCommand {
             await opened.close()
         } catch {
             printError(error)
-            throw ExitCode(1)
+            throw ExitCode((error as? CatalogError)?.exitStatus ?? 1)
         }
         let counts = StatusCounts(files)
         let status = Status(

@@ -9,11 +9,17 @@ public enum CatalogError: Error, Sendable, CustomStringConvertible {
     /// Another file of the catalog (an earlier batch's) already writes `name` in `folder`.
     case outputNameTaken(name: String, folder: String, path: String)
 
+    /// The exit status of a command that stops on this error: a location that is not one is a bad argument (2).
+    public var exitStatus: Int32 {
+        if case .badLocation = self { 2 } else { 1 }
+    }
+
     public var description: String {
         switch self {
         case .badLocation(let text):
             "bad catalog '\(Self.maskingPassword(in: text))': use sqlite:PATH or "
                 + "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
+                + (text.contains("://") ? " (write @ / : % in a user or password as %40 %2F %3A %25)" : "")
         case .cannotOpen(let location, let reason):
             "cannot open catalog \(location): \(reason)"
         case .queryFailed(let location, let reason):
