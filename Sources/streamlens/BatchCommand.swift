@@ -74,7 +74,7 @@ struct BatchCommand: AsyncParsableCommand {
         for input in inputs {
             let job = FileJob(
                 input: input.path, outputName: input.outputName, outputFolder: batchOptions.outputFolder,
-                videoExtension: batchOptions.videoExtension)
+                videoExtension: batchOptions.videoExtension, writesPage: batchOptions.writesPages)
             if let clash = job.outputReplacingInput() {
                 printError("--output-dir '\(batchOptions.outputFolder)' would write '\(clash)', which is the recording "
                     + "'\(input.path)' itself: choose an output folder outside the input folder")
@@ -214,9 +214,9 @@ struct BatchCommand: AsyncParsableCommand {
                         + "place; give a file name (its container is used: mp4, mkv, webm or mov) or null, or pass --output")
             }
         }
-        if configuration.timelinePath != nil || configuration.htmlPath != nil || configuration.metricsPort != nil {
+        if configuration.timelinePath != nil || configuration.metricsPort != nil {
             throw BatchArgumentError(
-                "\(pipeline ?? "the pipeline file") sets report.timeline, report.html or report.metrics_port, which every file would share; remove them for a batch")
+                "\(pipeline ?? "the pipeline file") sets report.timeline or report.metrics_port, which every file would share; remove them for a batch")
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // A pipeline keeps about 1.2 cores busy (decode, analysis, encode threads; BATCH.md): half the cores, but two
@@ -228,11 +228,14 @@ struct BatchCommand: AsyncParsableCommand {
         }
         let outputFolder = URL(fileURLWithPath: outputDir).standardizedFileURL.path
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        return BatchOptions(
+        var batchOptions = BatchOptions(
             executable: executable, outputFolder: outputFolder, videoExtension: videoExtension,
             sharedRunOptions: (pipelinePath.map { [$0] } ?? []) + options.sharedArguments, workers: workerCount,
             lease: .milliseconds(Int64(lease * 1000)), host: workerHost ?? WorkerIdentity.localHost,
             showProgress: !options.quiet)
+        // A pipeline file's report page is written per file, beside its JSON report.
+        batchOptions.writesPages = configuration.htmlPath != nil
+        return batchOptions
     }
 }
 

@@ -502,6 +502,30 @@ import StreamLensBatch
             + "or null, or pass --output\n", "\(refused.standardError)")
     }
 
+    /// A pipeline file's report page is written per file (the shipped dashcam pipeline sets one, and a batch refused
+    /// it); a timeline every file would share is still refused.
+    @Test func aPipelineFilesReportPageIsWrittenPerFile() async throws {
+        let clips = try await TestClips.folder()
+        let pipeline = clips.deletingLastPathComponent().appendingPathComponent("pages.yaml")
+        try "stages: { detector: false, speed_limits: false }\nsink: { output: out/x.mkv }\nreport: { html: out/x.html }\n"
+            .write(to: pipeline, atomically: true, encoding: .utf8)
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let result = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path, "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        for clip in TestClips.clips {
+            let stem = output.appendingPathComponent((clip.relativePath as NSString).deletingPathExtension).path
+            let page = try String(contentsOfFile: stem + ".report.html", encoding: .utf8)
+            #expect(page.contains("<title>StreamLens report"))
+            #expect(FileManager.default.fileExists(atPath: stem + ".mkv"), "\(stem).mkv")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("x.html").path))
+
+        try "report: { timeline: all.csv }\n".write(to: pipeline, atomically: true, encoding: .utf8)
+        let refused = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("sets report.timeline or report.metrics_port"), "\(refused.standardError)")
+    }
+
     /// A missing entry of an @LIST file was said as a missing input, without the list or the line to correct.
     @Test func aMissingEntryOfAListNamesTheListAndTheLine() throws {
         let folder = try makeTemporaryFolder()

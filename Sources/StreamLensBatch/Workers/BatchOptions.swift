@@ -7,6 +7,8 @@ public struct BatchOptions: Sendable {
     public var outputFolder: String
     /// The video file extension (`mp4`, `mkv`, `webm`, `mov`); nil for analysis only (`--output null`).
     public var videoExtension: String?
+    /// Each file also gets its report as a page, `<name>.report.html` (a pipeline file's `report.html`).
+    public var writesPages = false
     /// The `run` options every file gets.
     public var sharedRunOptions: [String]
     public var workers: Int

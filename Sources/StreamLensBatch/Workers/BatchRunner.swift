@@ -82,7 +82,7 @@ public final class BatchRunner: Sendable {
     private func process(_ claimed: ClaimedFile, as worker: WorkerIdentity) async throws(CatalogError) {
         let job = FileJob(
             input: claimed.path, outputName: claimed.outputName, outputFolder: options.outputFolder,
-            videoExtension: options.videoExtension)
+            videoExtension: options.videoExtension, writesPage: options.writesPages)
         let folder = ((job.reportPath as NSString).deletingLastPathComponent)
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             try await catalog.fail(path: claimed.path, worker: worker, error: "cannot create output folder '\(folder)'")

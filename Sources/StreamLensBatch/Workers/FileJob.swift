@@ -2,22 +2,25 @@ import Foundation
 
 /// The outputs of one input under the batch's output folder, keeping the input tree's layout:
 /// `DIR/<name>.mp4` (annotated video, unless the batch is analysis only), `DIR/<name>.report.json`,
-/// `DIR/<name>.events.jsonl` and `DIR/<name>.vtt` (speed-limit subtitles).
+/// `DIR/<name>.events.jsonl`, `DIR/<name>.vtt` (speed-limit subtitles) and, when asked, `DIR/<name>.report.html`.
 public struct FileJob: Sendable, Equatable {
     public var input: String
     public var videoPath: String?
     public var reportPath: String
     public var eventsPath: String
     public var subtitlesPath: String
+    /// The report as a page; nil when the batch writes none.
+    public var pagePath: String?
 
     /// `videoExtension` nil: no video output (`--output null`).
-    public init(input: String, outputName: String, outputFolder: String, videoExtension: String?) {
+    public init(input: String, outputName: String, outputFolder: String, videoExtension: String?, writesPage: Bool = false) {
         self.input = input
         let base = (outputFolder as NSString).appendingPathComponent(outputName)
         videoPath = videoExtension.map { base + "." + $0 }
         reportPath = base + ".report.json"
         eventsPath = base + ".events.jsonl"
         subtitlesPath = base + ".vtt"
+        pagePath = writesPage ? base + ".report.html" : nil
     }
 
     /// The first of this job's output files that already exists and is not a StreamLens output: someone else's
@@ -33,7 +36,8 @@ public struct FileJob: Sendable, Equatable {
             return videoPath
         }
         guard report == nil else { return nil }
-        return [reportPath, eventsPath, subtitlesPath].first { FileManager.default.fileExists(atPath: $0) }
+        return [reportPath, eventsPath, subtitlesPath, pagePath].compactMap { $0 }
+            .first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The output of this job that is its input file itself (an output folder that is the input's own folder, and
@@ -41,7 +45,7 @@ public struct FileJob: Sendable, Equatable {
     public func outputReplacingInput() -> String? {
         var inputStatus = stat()
         let inputKnown = stat(input, &inputStatus) == 0
-        return [videoPath, reportPath, eventsPath, subtitlesPath].compactMap { $0 }.first { output in
+        return [videoPath, reportPath, eventsPath, subtitlesPath, pagePath].compactMap { $0 }.first { output in
             if InputDiscovery.absolute(output) == InputDiscovery.absolute(input) { return true }
             var outputStatus = stat()
             return inputKnown && stat(output, &outputStatus) == 0
@@ -53,6 +57,7 @@ public struct FileJob: Sendable, Equatable {
     /// file first, when given: `run`'s positional argument).
     public func runArguments(sharedOptions: [String]) -> [String] {
         ["run", "--input", input, "--output", videoPath ?? "null", "--report", reportPath, "--events", eventsPath,
-         "--subtitles", subtitlesPath, "--quiet", "--keep-partial-on-interrupt"] + sharedOptions
+         "--subtitles", subtitlesPath, "--quiet", "--keep-partial-on-interrupt"]
+            + (pagePath.map { ["--html", $0] } ?? []) + sharedOptions
     }
 }
