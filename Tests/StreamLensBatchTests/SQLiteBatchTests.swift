@@ -477,25 +477,33 @@ import StreamLensBatch
                                             "day2/20240502_081500"])
     }
 
+    /// A batch of the test clips into `out/` beside them with a pipeline file holding `yaml` (then `rewrite` before a
+    /// second batch, which is expected refused): the first run's result, and where its outputs went.
+    private func batchWithPipeline(_ yaml: String, thenRefused rewrite: String) async throws
+        -> (first: CommandResult, refused: CommandResult, pipeline: URL, output: URL)
+    {
+        let clips = try await TestClips.folder()
+        let pipeline = clips.deletingLastPathComponent().appendingPathComponent("pipeline.yaml")
+        try yaml.write(to: pipeline, atomically: true, encoding: .utf8)
+        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
+        let first = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path, "--quiet"])
+        try rewrite.write(to: pipeline, atomically: true, encoding: .utf8)
+        let refused = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path])
+        return (first, refused, pipeline, output)
+    }
+
     /// Without --output, the pipeline file's `sink.output` says the container: it was ignored (every file became an
     /// .mp4). A sink description, which names one place for every file, is refused.
     @Test func thePipelineFilesContainerIsUsed() async throws {
-        let clips = try await TestClips.folder()
-        let pipeline = clips.deletingLastPathComponent().appendingPathComponent("mkv.yaml")
-        try "stages: { detector: false, speed_limits: false }\nsink: { output: somewhere.mkv }\n"
-            .write(to: pipeline, atomically: true, encoding: .utf8)
-        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
-        let result = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path, "--quiet"])
+        let (result, refused, pipeline, output) = try await batchWithPipeline(
+            "stages: { detector: false, speed_limits: false }\nsink: { output: somewhere.mkv }\n",
+            thenRefused: "sink: { output: x264enc ! matroskamux ! filesink location=all.mkv }\n")
         #expect(result.status == 0, "\(result.standardError)")
         for clip in TestClips.clips {
             let stem = output.appendingPathComponent((clip.relativePath as NSString).deletingPathExtension).path
             #expect(FileManager.default.fileExists(atPath: stem + ".mkv"), "\(stem).mkv")
             #expect(!FileManager.default.fileExists(atPath: stem + ".mp4"))
         }
-
-        try "sink: { output: x264enc ! matroskamux ! filesink location=all.mkv }\n"
-            .write(to: pipeline, atomically: true, encoding: .utf8)
-        let refused = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path])
         #expect(refused.status == 2)
         #expect(refused.standardError == "streamlens: error: \(pipeline.path): 'sink.output' is a GStreamer description, "
             + "which would write every file to one place; give a file name (its container is used: mp4, mkv, webm or mov) "
@@ -505,12 +513,9 @@ import StreamLensBatch
     /// A pipeline file's report page is written per file (the shipped dashcam pipeline sets one, and a batch refused
     /// it); a timeline every file would share is still refused.
     @Test func aPipelineFilesReportPageIsWrittenPerFile() async throws {
-        let clips = try await TestClips.folder()
-        let pipeline = clips.deletingLastPathComponent().appendingPathComponent("pages.yaml")
-        try "stages: { detector: false, speed_limits: false }\nsink: { output: out/x.mkv }\nreport: { html: out/x.html }\n"
-            .write(to: pipeline, atomically: true, encoding: .utf8)
-        let output = clips.deletingLastPathComponent().appendingPathComponent("out")
-        let result = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path, "--quiet"])
+        let (result, refused, _, output) = try await batchWithPipeline(
+            "stages: { detector: false, speed_limits: false }\nsink: { output: out/x.mkv }\nreport: { html: out/x.html }\n",
+            thenRefused: "report: { timeline: all.csv }\n")
         #expect(result.status == 0, "\(result.standardError)")
         for clip in TestClips.clips {
             let stem = output.appendingPathComponent((clip.relativePath as NSString).deletingPathExtension).path
@@ -519,9 +524,6 @@ import StreamLensBatch
             #expect(FileManager.default.fileExists(atPath: stem + ".mkv"), "\(stem).mkv")
         }
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("x.html").path))
-
-        try "report: { timeline: all.csv }\n".write(to: pipeline, atomically: true, encoding: .utf8)
-        let refused = try await streamlens(["batch", clips.path, "--output-dir", output.path, "--pipeline", pipeline.path])
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("sets report.timeline or report.metrics_port"), "\(refused.standardError)")
     }

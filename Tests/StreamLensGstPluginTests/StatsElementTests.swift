@@ -9,17 +9,22 @@ import Testing
         try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: url))
     }
 
-    @Test func underForcedOverloadEveryFrameIsOutputOrCountedAsDroppedAtTheSink() async throws {
+    /// `frames` frames of a live 30 fps 320×240 source through the element (`interval` seconds between messages),
+    /// then `downstream`: the messages and the report, the run having ended well.
+    static func liveRun(frames: Int, interval: String, downstream: String) async throws -> (MetaRecording, RunReport) {
         try PluginHarness.requirePlugin()
-        let folder = try PluginHarness.temporaryFolder()
-        let reportFile = folder.appendingPathComponent("run.json")
-        // A live 30 fps source, and 45 ms of work per frame downstream: the clocked sink drops what comes too late.
+        let reportFile = try PluginHarness.temporaryFolder().appendingPathComponent("run.json")
         let recording = try await PluginHarness.readMetas(
-            "videotestsrc is-live=true num-buffers=90 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
-                + "! streamlensstats name=metas report=\(reportFile.path) interval=0.5 ! identity sleep-time=45000 "
-                + "! fakesink sync=true qos=true max-lateness=20000000")
+            "videotestsrc is-live=true num-buffers=\(frames) ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
+                + "! streamlensstats name=metas report=\(reportFile.path) interval=\(interval) ! \(downstream)")
         #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
-        let report = try Self.report(at: reportFile)
+        return (recording, try report(at: reportFile))
+    }
+
+    @Test func underForcedOverloadEveryFrameIsOutputOrCountedAsDroppedAtTheSink() async throws {
+        // 45 ms of work per frame downstream of a 30 fps source: the clocked sink drops what comes too late.
+        let (recording, report) = try await Self.liveRun(
+            frames: 90, interval: "0.5", downstream: "identity sleep-time=45000 ! fakesink sync=true qos=true max-lateness=20000000")
         #expect(report.schemaVersion == 1)
         #expect(report.run.live)
         #expect(report.frames.decoded == 90)
@@ -46,16 +51,9 @@ import Testing
     /// Frames still queued after the element when end-of-stream passed it are dropped by the sink later: the report
     /// (and the final message) waited only for the element, and counted 22 of them as output where the sink showed 3.
     @Test func framesAQueueAfterTheElementHeldAndTheSinkDroppedAreNotOutput() async throws {
-        try PluginHarness.requirePlugin()
-        let folder = try PluginHarness.temporaryFolder()
-        let reportFile = folder.appendingPathComponent("run.json")
         // 60 ms of work per frame at 30 fps behind a queue: the clocked sink renders only the first few in time.
-        let recording = try await PluginHarness.readMetas(
-            "videotestsrc is-live=true num-buffers=60 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
-                + "! streamlensstats name=metas report=\(reportFile.path) interval=0 ! queue ! identity sleep-time=60000 "
-                + "! fakesink sync=true qos=true max-lateness=10000000")
-        #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
-        let report = try Self.report(at: reportFile)
+        let (recording, report) = try await Self.liveRun(
+            frames: 60, interval: "0", downstream: "queue ! identity sleep-time=60000 ! fakesink sync=true qos=true max-lateness=10000000")
         #expect(report.frames.decoded == 60)
         let late = try #require(report.frames.dropped["late_at_sink"])
         #expect(report.frames.output + late == 60)

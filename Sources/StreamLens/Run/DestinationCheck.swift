@@ -83,19 +83,14 @@ enum DestinationCheck {
             }
         }
 
-        /// How much of an existing file is read to tell (see ``RunReport/recognitionLimit``).
-        static let readLimit = RunReport.recognitionLimit
         static let eventTypes: Set<String> = ["detection", "track", "speed_limit"]
 
         /// Whether the file at `path` may be replaced: it does not exist, is not a regular file (judged elsewhere),
         /// is empty, or was written by StreamLens as this kind of file.
         func matches(fileAt path: String) -> Bool {
-            guard FileOnDisk.nonRegularKind(at: path) == nil, let handle = FileHandle(forReadingAtPath: path) else {
+            guard FileOnDisk.nonRegularKind(at: path) == nil, let text = RunReport.startOfFile(at: path) else {
                 return true
             }
-            defer { try? handle.close() }
-            let start = (try? handle.read(upToCount: Self.readLimit)) ?? Data()
-            let text = String(decoding: start, as: UTF8.self)
             let trimmed = text.drop { $0.isWhitespace }
             guard !trimmed.isEmpty else { return true }
             switch self {

@@ -47,6 +47,13 @@ public final class OverlayTile: Sendable {
         return 2 * luma.count + lumaRows.count * MemoryLayout<TileRowSpan>.stride + evenChroma.byteCount + derived
     }
 
+    /// The bytes a `width` × `height` tile holds at the least (luma, alpha and one phase of chroma, as ``byteCount``
+    /// counts them), known before anything is decoded: what a memory budget is checked against up front. In
+    /// floating point, as a requested size may be absurd.
+    public static func minimumByteCount(width: Int, height: Int) -> Double {
+        2 * Double(width) * Double(height) + 3 * Double((width + 1) / 2) * Double((height + 1) / 2)
+    }
+
     /// True when every pixel is transparent: nothing to draw (blending returns at once).
     public let isFullyTransparent: Bool
 

@@ -47,10 +47,10 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         let path = request.path
         guard access(path, R_OK) == 0 else { throw .fileNotFound(path: path) }
         let uri = try Self.uri(forPath: path)
-        // A size whose single frame (A420: 2.5 bytes a pixel) is over the budget is refused as such before decoding:
-        // at 100000 × 100000 the scaler refused the caps, which read as a pipeline-syntax error.
+        // A size whose single tile is over the budget is refused as such before decoding: at 100000 × 100000 the
+        // scaler refused the caps, which read as a pipeline-syntax error.
         if let width = request.width, let height = request.height,
-            Double(width) * Double(height) * 2.5 > Double(memoryBudget)
+            OverlayTile.minimumByteCount(width: width, height: height) > Double(memoryBudget)
         {
             throw .overMemoryBudget(path: path, width: width, height: height, frames: 1, budget: memoryBudget)
         }

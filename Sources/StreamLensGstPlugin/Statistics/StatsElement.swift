@@ -242,22 +242,13 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue { return "it is a folder; give a file name, e.g. report=run.json" }
             guard files.isWritableFile(atPath: path) else { return "the file is not writable; check its permissions" }
-            return holdsAnotherFile(path)
+            return !RunReport.mayReplace(fileAt: path)
                 ? "it holds a file StreamLens did not write, which was left as it is; choose another report= name"
                 : nil
         }
         let folder = (path as NSString).deletingLastPathComponent
         return files.isWritableFile(atPath: folder.isEmpty ? "." : folder)
             ? nil : "check that the folder exists and is writable"
-    }
-
-    /// Whether the existing file at `path` has content that is not a StreamLens report (an empty file is nobody's).
-    private static func holdsAnotherFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let start = String(decoding: (try? handle.read(upToCount: RunReport.recognitionLimit)) ?? Data(), as: UTF8.self)
-        let trimmed = start.drop { $0.isWhitespace }
-        return !trimmed.isEmpty && !RunReport.isWrittenByStreamLens(start: trimmed)
     }
 }
 

@@ -27,6 +27,21 @@ extension RunReport {
         start.hasPrefix("{") && start.contains("\"streamlens_version\"")
     }
 
+    /// The first ``recognitionLimit`` bytes of the file at `path` as text, or nil when it cannot be opened.
+    public static func startOfFile(at path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.read(upToCount: recognitionLimit)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Whether a run may write its report over the file at `path`: it cannot be read (judged by the writer), is
+    /// empty, or is a report StreamLens wrote. Anything else is the user's and stays as it is.
+    public static func mayReplace(fileAt path: String) -> Bool {
+        guard let start = startOfFile(at: path) else { return true }
+        let trimmed = start.drop { $0.isWhitespace }
+        return trimmed.isEmpty || isWrittenByStreamLens(start: trimmed)
+    }
+
     /// Decodes a report from JSON; `path` only names the source in errors.
     public static func decode(_ data: Data, path: String) throws(StatsError) -> RunReport {
         struct VersionProbe: Decodable {
