@@ -198,9 +198,15 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             } else {
                 ocrTimings.recordNotRead()
             }
-            sightings.append(
-                SignSighting(
-                    analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading, wasRead: wasRead))
+            var sighting = SignSighting(
+                analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading, wasRead: wasRead)
+            if reading == nil, tracker.wouldResumeConfirmedSign(at: box) {
+                // The read's verdict, or the classifier alone (well under a millisecond) for a ring not read.
+                let verdict = wasRead ? reader.lastVerdict : reader.classify(planes: frame.planes, candidate: candidate)
+                sighting.looksLikeNoSpeedValue =
+                    verdict.map { $0.value == nil && $0.confidence >= SignTrack.NoSpeedValue.minimumMargin } ?? false
+            }
+            sightings.append(sighting)
         }
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)

@@ -20,14 +20,18 @@ import Testing
         return repositoryRoot.appendingPathComponent(".media-cache/us-sign-testset")
     }()
 
-    /// Wraps a raw I420 clip of the test set as a file GStreamer plays (lossless FFV1 in Matroska, 12.5 fps as made).
+    /// Wraps a raw I420 clip of the test set as a file GStreamer plays (lossless FFV1 in Matroska, 12.5 fps as made;
+    /// with `x264Quantizer`, H.264 in MP4 as a camera's encoder leaves it).
     static func playableClip(
-        _ name: String, width: Int, height: Int, in folder: URL, still: Bool = false, from set: URL = testSet
+        _ name: String, width: Int, height: Int, in folder: URL, still: Bool = false, x264Quantizer: Int? = nil,
+        from set: URL = testSet
     ) async throws -> URL {
         let raw = set.appendingPathComponent("\(name).i420")
         try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
-        let output = folder.appendingPathComponent(still ? "\(name).png" : "\(name).mkv")
-        let encoder = still ? ["videoconvert", "!", "pngenc"] : ["avenc_ffv1", "!", "matroskamux"]
+        let output = folder.appendingPathComponent(still ? "\(name).png" : x264Quantizer == nil ? "\(name).mkv" : "\(name).mp4")
+        let encoder = still ? ["videoconvert", "!", "pngenc"]
+            : x264Quantizer.map { ["x264enc", "pass=quant", "quantizer=\($0)", "speed-preset=medium", "!", "mp4mux"] }
+            ?? ["avenc_ffv1", "!", "matroskamux"]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
         process.arguments = ["-q", "filesrc", "location=\(raw.path)", "!", "rawvideoparse", "format=i420",
@@ -68,6 +72,22 @@ import Testing
         #expect(events.count == 1)
         #expect(events.first?["type"] as? String == "speed_limit")
         #expect(events.first?["value"] as? Int == 70)
+    }
+
+    /// On an x264 encode of the two-sign clip, the passed 50 was continued by a van's rear window where it had been:
+    /// its box was drawn on the window and its event ended at 1.84 s, after the 80 had come (the sign left at 0.96 s).
+    @Test func aPassedSignEndsWhereItLeftOnACompressedClip() async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = try await Self.playableClip("sequence_50_then_80", width: 640, height: 272, in: folder, x264Quantizer: 23)
+        let eventsFile = folder.appendingPathComponent("events.jsonl")
+        let result = try await runTool([
+            "run", "--input", clip.path, "--speed-limits", "eu", "--events", eventsFile.path, "--output", "null", "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let events = try Self.events(eventsFile)
+        #expect(events.map { $0["value"] as? Int } == [50, 80])
+        let ends = events.map { $0["end"] as? Double ?? -1 }
+        #expect(abs(ends[0] - 0.96) <= 0.081 && abs(ends[1] - 2.24) <= 0.081, "ends \(ends)")
     }
 
     @Test func theReportNamesTheTextLineModelAndAMissingOneIsOneLine() async throws {

@@ -82,6 +82,15 @@ struct DiscReader {
         attempts.reserveCapacity(variants.count)
     }
 
+    /// The classifier's verdict alone on `candidate` (no OCR, well under a millisecond): nil without a classifier or
+    /// a usable disc.
+    mutating func classify(planes: YUVPlanes, candidate: RingCandidate) -> SpeedDiscClassifier.Verdict? {
+        guard let classifier, cropper.prepareClassifierImage(planes: planes, candidate: candidate) else { return nil }
+        return cropper.classifierImage.withUnsafeBufferPointer {
+            classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
+        }
+    }
+
     /// The value of `candidate`, or nil when no recogniser can name it or they contradict each other.
     ///
     /// The classifier looks first (it costs far less than one OCR call). Tesseract then reads the standard variant;

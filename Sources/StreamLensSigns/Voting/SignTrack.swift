@@ -195,6 +195,21 @@ struct SignTrack: Sendable {
         }
     }
 
+    /// Whether `sighting`, the nearest ring to this track, may continue it. A confirmed sign that the last analysed
+    /// frame did not show has often left the picture, and a ring in its place is something else: it continues the
+    /// sign unless the disc classifier surely calls it no speed value and no read named one.
+    func mayResume(with sighting: SignSighting) -> Bool {
+        !(confirmedValue != nil && missedSinceLastSeen > 0 && sighting.reading == nil && sighting.looksLikeNoSpeedValue)
+    }
+
+    /// When the disc classifier's verdict counts as "no speed value" for ``mayResume(with:)``. On an x264 encode of
+    /// the generated `sequence_50_then_80` clip, a van's rear window where a passed "50" had been was called so with
+    /// margins 0.89–0.96 and continued the sign for 0.9 s; the sign itself, 30–64 px, was called 50 at 0.65–0.97.
+    enum NoSpeedValue {
+        /// The least margin of "no speed value" over the runner-up class.
+        static let minimumMargin = 0.8
+    }
+
     /// Whether `point` lies inside the latest box (analysis pixels).
     func lastSeenBoxContains(_ point: (x: Double, y: Double)) -> Bool {
         let box = lastAnalysisBox

@@ -10,6 +10,9 @@ struct SignSighting: Sendable {
     var words: UsPlateWords?
     /// Whether the ring was read in this frame (a nil `reading` then means the read named no value).
     var wasRead: Bool
+    /// The disc classifier called the ring's inside no speed value, surely (``SignTrack/NoSpeedValue``); set only
+    /// where it matters, for a ring that would continue a confirmed sign after a frame that missed it.
+    var looksLikeNoSpeedValue = false
 
     /// `wasRead` defaults to whether there is a reading.
     init(
@@ -58,6 +61,13 @@ struct SignTracker {
         return openTracks[index].wantsRead(at: box)
     }
 
+    /// Whether a ring at `box` would continue a confirmed sign that the last analysed frame did not show: such a ring
+    /// must look like a speed sign to continue it (``SignTrack/NoSpeedValue``).
+    func wouldResumeConfirmedSign(at box: BoundingBox) -> Bool {
+        guard let index = bestTrack(for: box, excluding: nil) else { return false }
+        return openTracks[index].confirmedValue != nil && openTracks[index].missedSinceLastSeen > 0
+    }
+
     /// Whether a plate at `box` continues a track whose words were already read as "SPEED LIMIT".
     func wordsSayLimit(at box: BoundingBox) -> Bool {
         guard let index = bestTrack(for: box, excluding: nil) else { return false }
@@ -72,7 +82,18 @@ struct SignTracker {
         claimed.removeAll(keepingCapacity: true)
         claimed.append(contentsOf: repeatElement(false, count: openTracks.count))
         for sighting in sightings {
-            if let index = bestTrack(for: sighting.analysisBox, excluding: claimed) {
+            if var index = bestTrack(for: sighting.analysisBox, excluding: claimed) {
+                if !openTracks[index].mayResume(with: sighting) {
+                    // Not this sign: the ring goes to another track, or starts one, as if this track were not there.
+                    claimed[index] = true
+                    let other = bestTrack(for: sighting.analysisBox, excluding: claimed)
+                    claimed[index] = false
+                    guard let other else {
+                        openTrack(for: sighting, at: pts)
+                        continue
+                    }
+                    index = other
+                }
                 claimed[index] = true
                 openTracks[index].record(sighting, pts: pts)
             } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
@@ -80,13 +101,7 @@ struct SignTracker {
                 // track — a second track would write a second event.
                 continue
             } else {
-                var track = SignTrack(
-                    id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    readCapacity: maximumReads)
-                track.record(sighting, pts: pts)
-                nextID += 1
-                openTracks.append(track)
-                claimed.append(true)
+                openTrack(for: sighting, at: pts)
             }
         }
         let timeout = self.timeout
@@ -104,6 +119,16 @@ struct SignTracker {
                 openTracks[index].confirm(decision.reading.value, at: pts)
             }
         }
+    }
+
+    private mutating func openTrack(for sighting: SignSighting, at pts: Duration) {
+        var track = SignTrack(
+            id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
+            readCapacity: maximumReads)
+        track.record(sighting, pts: pts)
+        nextID += 1
+        openTracks.append(track)
+        claimed.append(true)
     }
 
     /// A sign whose re-reads say it changed value (``SignTrack/Recheck``) ends with its old value, and its new value
