@@ -93,6 +93,10 @@ public final class FramePath: @unchecked Sendable {
     private var lastArrivedPTS: Duration?
     /// The last arrived frame's time as the decoder stamped it (``followingOn(_:buffer:)``).
     private var lastDecoderPTS: Duration?
+    /// When the last frame with a time arrived (``continuingAfterReopen(_:arrival:)``).
+    private var lastTimedArrival: Duration?
+    /// Added to a reopened input's times so that they go on from the run's (``continuingAfterReopen(_:arrival:)``).
+    private var reopenedInputOffset = Duration.zero
     private var cutByStop = false
 
     // Processing-thread state.
@@ -117,6 +121,8 @@ public final class FramePath: @unchecked Sendable {
     private let aborted = Atomic<Bool>(false)
     /// Set by ``endAtFirstGap()``.
     private let stopCutsAtGap = Atomic<Bool>(false)
+    /// Set by ``replaceInput(with:sinkName:)``: the next frame to arrive is the reopened input's first.
+    private let inputReopened = Atomic<Bool>(false)
     private let copiedFrames = Atomic<Int>(0)
     private let arrivedFrames = Atomic<Int>(0)
     private let outputFrames = Atomic<Int>(0)
@@ -184,6 +190,7 @@ public final class FramePath: @unchecked Sendable {
         }
         input = newInput
         appSink = sink
+        inputReopened.store(true, ordering: .sequentiallyConsistent)
         installCallbacks(on: sink, delegate: self)
     }
 
@@ -298,7 +305,7 @@ extension FramePath: AppSinkDelegate {
         let frameIndex = decodedFrames
         decodedFrames += 1
         arrivedFrames.store(decodedFrames, ordering: .relaxed)
-        let pts = followingOn(duration(fromClockTime: streamTime), buffer: buffer)
+        let pts = continuingAfterReopen(followingOn(duration(fromClockTime: streamTime), buffer: buffer), arrival: arrival)
         let observer = configuration.observer
         if stopCutsAtGap.load(ordering: .sequentiallyConsistent) {
             if !cutByStop, let pts, let last = lastArrivedPTS, let step = currentFormat?.frameDuration,
@@ -312,7 +319,10 @@ extension FramePath: AppSinkDelegate {
                 return GST_FLOW_OK
             }
         }
-        if let pts { lastArrivedPTS = pts }
+        if let pts {
+            lastArrivedPTS = pts
+            lastTimedArrival = arrival
+        }
         observer?.frameArrived(index: frameIndex, pts: pts, at: arrival, discontinuity: slx_buffer_is_discont(buffer) != 0)
         switch pool.admit() {
         case .admitted(let slot, let waited):
@@ -343,6 +353,21 @@ extension FramePath: AppSinkDelegate {
         guard let pts, pts == lastDecoderPTS, let last = lastArrivedPTS else { return pts }
         let ownLength = duration(fromClockTime: slx_buffer_duration(buffer)).flatMap { $0 > .zero ? $0 : nil }
         return (ownLength ?? currentFormat?.frameDuration).map { last + $0 } ?? pts
+    }
+
+    /// A reopened live input (a fresh pipeline after an outage) may stamp its frames from its own start again:
+    /// rtspsrc's first frame after a reconnect was at 0, so the output squeezed the outage out (a 30 s run gave a
+    /// 22 s file), the timeline repeated its times and events would have too. Its times are moved onto the run's:
+    /// its first frame comes as long after the last one before the outage as it arrived after it, so the outage is
+    /// a gap in the timeline, as in the real scene. An input whose times already go on is left as it is.
+    private func continuingAfterReopen(_ pts: Duration?, arrival: Duration) -> Duration? {
+        guard let pts else { return nil }
+        if inputReopened.exchange(false, ordering: .sequentiallyConsistent), let last = lastArrivedPTS,
+            let lastArrival = lastTimedArrival
+        {
+            reopenedInputOffset = pts < last ? last + (arrival - lastArrival) - pts : .zero
+        }
+        return pts + reopenedInputOffset
     }
 
     func appSinkReachedEndOfStream() {

@@ -47,6 +47,19 @@ import Glibc
         let arrivals = rows.compactMap { Double($0.split(separator: ",", omittingEmptySubsequences: false)[2]) }
         let afterOutage = arrivals.filter { $0 > (outageStart + 3) * 1000 }.count
         #expect(afterOutage > 25, "\(afterOutage) frames after the outage")
+        // Their times go on from the run's, the outage a gap in them (the reopened server's frames started at 0
+        // again: the outage was squeezed out of the file, the timeline repeated its times).
+        // (Rows are written as frames are settled: a dropped frame's may come before an earlier frame's.)
+        let byFrame = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .compactMap { fields in Int(fields[0]).flatMap { index in Double(fields[1]).map { (index, $0) } } }
+            .sorted { $0.0 < $1.0 }
+        let times = byFrame.map(\.1)
+        let backwards = zip(byFrame, byFrame.dropFirst()).filter { $1.1 <= $0.1 }
+        #expect(backwards.isEmpty, "the timeline's times go back: \(backwards.prefix(3))")
+        let longestGap = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
+        #expect(longestGap > 2500, "longest gap between frames' times \(longestGap) ms")
+        let repairs = (report.json["frames"] as? [String: Any])?["timestamp_repairs"] as? Int
+        #expect(repairs == nil, "timestamp repairs \(String(describing: repairs))")
         // The file holds the frames from before and after, in order.
         let decoded = try await decode(folder.appendingPathComponent("camera.mkv"))
         #expect(decoded.frames.count == report.output)
