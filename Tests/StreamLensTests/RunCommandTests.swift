@@ -169,6 +169,34 @@ import StreamLensGStreamer
         #expect(try await decode(output).frames.count > 10)
     }
 
+    /// GNU `timeout` sends SIGTERM to the program and again to its process group: the two signals, moments apart,
+    /// were taken as a second interrupt and stopped the run hard (frames in flight lost).
+    @Test func twoSignalsSentTogetherAreOneStop() async throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appendingPathComponent("live.mkv")
+        let report = folder.appendingPathComponent("report.json")
+        let process = Process()
+        process.executableURL = streamlensExecutable
+        process.arguments = [
+            "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1",
+            "--output", output.path, "--report", report.path, "--quiet",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .milliseconds(1500))
+        // 20 ms apart: two signals at once are merged while pending, but the first is often taken by then.
+        kill(process.processIdentifier, SIGTERM)
+        usleep(20_000)
+        kill(process.processIdentifier, SIGTERM)
+        try await offThePool { process.waitUntilExit() }
+        #expect(process.terminationStatus == 130)
+        let run = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])["run"] as? [String: Any]
+        #expect(run?["hard_stop"] as? Bool != true, "\(String(describing: run))")
+        #expect(run?["interrupted"] as? Bool == true)
+        #expect(try await decode(output).frames.count > 10)
+    }
+
     @Test func interruptFinalizesAPlayableFileAndExitsWith130() async throws {
         let folder = try makeTemporaryFolder()
         let output = folder.appendingPathComponent("live.mp4")
