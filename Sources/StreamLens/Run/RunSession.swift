@@ -193,8 +193,11 @@ public final class RunSession {
         }
         if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
         if outcome.timestampRepairs > 0 { report.frames.timestampRepairs = outcome.timestampRepairs }
-        print(RunSummary.render(report, copies: outcome.copies))
-        RunSummary.outputLines(outcome).forEach { print($0) }
+        // A run that failed before its first frame has nothing to sum up: its error is the one line it says.
+        if error == nil || report.frames.decoded > 0 {
+            print(RunSummary.render(report, copies: outcome.copies))
+            RunSummary.outputLines(outcome).forEach { print($0) }
+        }
         if let error { printError(error) }
         // A stage that never worked is a failed run, though the video went through: what was asked was not done.
         if let (name, stage) = report.analysis.sorted(by: { $0.key < $1.key })

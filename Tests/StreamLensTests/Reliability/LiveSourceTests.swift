@@ -136,6 +136,8 @@ import Glibc
         #expect(result.status == 1)
         #expect(result.standardError.contains("could not be opened"), "\(result.standardError)")
         #expect(seconds < 15)
+        // One line: no summary of the frames it never had.
+        #expect(!result.standardOutput.contains("frames: decoded"), "\(result.standardOutput)")
     }
 
     /// A UDP source that never sends: `--stall-timeout` ends the run with a clear line and a report.
@@ -148,6 +150,7 @@ import Glibc
             in: folder, limit: .seconds(20))
         #expect(result.status == 1)
         #expect(result.standardError.contains("sent nothing for 2 s (--stall-timeout)"), "\(result.standardError)")
+        #expect(!result.standardOutput.contains("frames: decoded"), "\(result.standardOutput)")
         #expect(seconds < 6)
         let report = try Report(folder.appendingPathComponent("report.json"))
         #expect(report.decoded == 0)
