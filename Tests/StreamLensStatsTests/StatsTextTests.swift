@@ -48,6 +48,27 @@ struct StatsTextTests {
         #expect(Set(tableLines.map(\.count)).count == 1)
     }
 
+    /// A live run's reconnects and timestamp repairs were in its JSON and its own summary, but not in `stats`, its
+    /// comparison or the page.
+    @Test func reconnectsAndTimestampRepairsAreShown() throws {
+        var live = Self.report(latency: 12, drops: 0)
+        live.reconnects = ReconnectSummary(count: 1, totalMilliseconds: 7674, attempts: 4)
+        live.frames.timestampRepairs = 2
+        let text = StatsSummary.render(live)
+        #expect(text.contains("   reconnects 1 (4 attempts, 7674.00 ms without input)"), "\(text)")
+        #expect(text.contains("   timestamp repairs 2"), "\(text)")
+        let file = Self.report(latency: 12, drops: 0)
+        #expect(!StatsSummary.render(file).contains("reconnects") && !StatsSummary.render(file).contains("repairs"))
+        let comparison = StatsComparison.render(file, live)
+        #expect(Self.cells(of: comparison, label: "reconnects") == ["reconnects", "0", "1", "+1", "—"])
+        #expect(Self.cells(of: comparison, label: "timestamp repairs") == ["timestamp repairs", "0", "2", "+2", "—"])
+        #expect(!StatsComparison.render(file, file).contains("reconnects"))
+        let page = try HTMLReport.render(report: live)
+        #expect(page.contains("<div class=\"label\">reconnects</div><div class=\"value\">1</div>"))
+        #expect(page.contains("4 attempts · 7674 ms without input"))
+        #expect(page.contains("<div class=\"label\">timestamp repairs</div><div class=\"value\">2</div>"))
+    }
+
     @Test func summaryColoursLossesWhenAsked() {
         let text = StatsSummary.render(Self.report(latency: 12, drops: 3), colour: true)
         #expect(text.contains("\u{1B}[31mdropped 3 (pool_full 3)\u{1B}[0m"))

@@ -87,6 +87,14 @@ public enum HTMLReport {
             ("blocked", "\(report.blocked.count)", format(report.blocked.totalMilliseconds) + " ms waiting", false),
             ("gaps", "\(frames.gaps)", "\(frames.missingFrames) frames missing", frames.gaps > 0),
         ]
+        if let reconnects = report.reconnects, reconnects.inputWasLost {
+            tiles.append((
+                "reconnects", "\(reconnects.count)",
+                "\(reconnects.attempts) attempts · \(format(reconnects.totalMilliseconds)) ms without input", reconnects.count > 0))
+        }
+        if let repairs = frames.timestampRepairs, repairs > 0 {
+            tiles.append(("timestamp repairs", "\(repairs)", "times went back or jumped: later frames shifted", true))
+        }
         if let cpu = report.cpuSeconds, let rss = report.peakRSSMegabytes {
             tiles.append(("resources", format(cpu) + " s CPU", String(format: "peak RSS %.1f MB", rss), false))
         }

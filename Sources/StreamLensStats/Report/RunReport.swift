@@ -152,6 +152,9 @@ public struct ReconnectSummary: Codable, Sendable, Equatable {
     /// Attempts to reopen it (successful or not).
     public var attempts: Int
 
+    /// Whether the input was lost at all during the run (every live report has the section, mostly all zeros).
+    public var inputWasLost: Bool { count > 0 || attempts > 0 }
+
     public init(count: Int, totalMilliseconds: Double, attempts: Int) {
         self.count = count
         self.totalMilliseconds = totalMilliseconds

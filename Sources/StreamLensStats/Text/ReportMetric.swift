@@ -38,6 +38,10 @@ struct ReportMetric {
                 })
         }
         metrics.append(ReportMetric(label: "gaps", unit: .count, better: .lower) { Double($0.frames.gaps) })
+        metrics.append(
+            ReportMetric(label: "timestamp repairs", unit: .count, better: .lower) {
+                Double($0.frames.timestampRepairs ?? 0)
+            })
         for stage in Set(a.frames.analysisSkipped.keys).union(b.frames.analysisSkipped.keys).sorted() {
             metrics.append(
                 ReportMetric(label: "analysis skipped \(stage)", unit: .count, better: .lower) {
@@ -62,6 +66,15 @@ struct ReportMetric {
             ReportMetric(label: "cpu (s)", unit: .seconds, better: .lower) { $0.cpuSeconds },
             ReportMetric(label: "peak rss (MB)", unit: .megabytes, better: .lower) { $0.peakRSSMegabytes },
         ]
+        // Rows for an input lost during either run (a live network source or camera).
+        if a.reconnects?.inputWasLost == true || b.reconnects?.inputWasLost == true {
+            metrics += [
+                ReportMetric(label: "reconnects", unit: .count, better: .lower) { $0.reconnects.map { Double($0.count) } },
+                ReportMetric(label: "without input (ms)", unit: .milliseconds, better: .lower) {
+                    $0.reconnects?.totalMilliseconds
+                },
+            ]
+        }
         return metrics
     }
 

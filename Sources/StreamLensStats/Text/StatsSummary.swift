@@ -39,6 +39,7 @@ public enum StatsSummary {
         var frameLine = "frames    decoded \(frames.decoded)   output \(frames.output)   "
             + tint(dropped, frames.droppedTotal > 0 ? .red : nil)
         if frames.gaps > 0 { frameLine += "   gaps \(frames.gaps) (\(frames.missingFrames) frames missing)" }
+        if let repairs = frames.timestampRepairs, repairs > 0 { frameLine += "   timestamp repairs \(repairs)" }
         lines.append(frameLine)
         for (name, stage) in report.analysis.sorted(by: { $0.key < $1.key }) {
             var line = "analysis  \(name): \(stage.completed) done, \(stage.skipped) skipped, "
@@ -71,7 +72,11 @@ public enum StatsSummary {
             tint(
                 "stalls \(report.stalls.count) (\(format(report.stalls.totalMilliseconds)) ms)",
                 report.stalls.count > 0 ? .red : nil)
-                + "   blocked \(report.blocked.count) (\(format(report.blocked.totalMilliseconds)) ms)")
+                + "   blocked \(report.blocked.count) (\(format(report.blocked.totalMilliseconds)) ms)"
+                + (report.reconnects.flatMap { $0.inputWasLost ? $0 : nil }.map {
+                    "   " + tint("reconnects \($0.count) (\($0.attempts) attempts, \(format($0.totalMilliseconds)) ms without input)",
+                        $0.count > 0 ? .red : nil)
+                } ?? ""))
         return lines.joined(separator: "\n")
     }
 
