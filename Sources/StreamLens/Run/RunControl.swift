@@ -183,7 +183,8 @@ final class RunControl {
     private func endInput() {
         inputEnded = true
         closeOutage(clock.now())
-        path.stopAdmitting()
+        // Frames the decoder still gives out were cut by the user's stop, or else by the input's end or failure.
+        path.stopAdmitting(refusedAs: interruptedAt != nil ? .interrupted : .streamError)
     }
 
     /// Ends the frame path now: frames not yet delivered are dropped with `cause`.

@@ -118,6 +118,8 @@ public final class FramePath: @unchecked Sendable {
     private let sizeChange = Mutex<InputSizeChange?>(nil)
     /// Set by ``abort(cause:)``: frames not yet delivered are dropped with this cause.
     private let abortCause = Mutex<DropCause?>(nil)
+    /// Set by ``stopAdmitting(refusedAs:)``: why a frame that arrives after admission stopped is dropped.
+    private let refusedCause = Mutex<DropCause>(.interrupted)
     private let aborted = Atomic<Bool>(false)
     /// Set by ``endAtFirstGap()``.
     private let stopCutsAtGap = Atomic<Bool>(false)
@@ -213,8 +215,11 @@ public final class FramePath: @unchecked Sendable {
         processingDone.wait(timeout: .now() + .nanoseconds(Int(timeout.nanoseconds))) == .success
     }
 
-    /// Stops admitting frames (a producer waiting for a slot wakes up) and lets queued frames drain.
-    public func stopAdmitting() {
+    /// Stops admitting frames (a producer waiting for a slot wakes up) and lets queued frames drain. A frame the
+    /// decoder still gives out is dropped as `refusedAs`: `interrupted` when the user stopped the run,
+    /// `stream_error` when the input failed (a lost HTTP input's last frame was counted as interrupted).
+    public func stopAdmitting(refusedAs cause: DropCause = .interrupted) {
+        refusedCause.withLock { $0 = cause }
         pool.close()
         handoff.finish()
     }
@@ -337,7 +342,7 @@ extension FramePath: AppSinkDelegate {
             return GST_FLOW_OK
         case .closed:
             slx_buffer_unref(buffer)
-            let cause = abortCause.withLock { $0 } ?? .interrupted
+            let cause = abortCause.withLock { $0 } ?? refusedCause.withLock { $0 }
             observer?.frameDropped(index: frameIndex, pts: pts, cause: cause, at: clock.now())
             return GST_FLOW_EOS
         }

@@ -99,7 +99,8 @@ import Glibc
         let server = RTSPServer()
         try await server.start()
         let run = try BackgroundRun(
-            ["run", "--input", server.url, "--output", "out.mkv", "--no-reconnect", "--quiet"], folder: folder)
+            ["run", "--input", server.url, "--output", "out.mkv", "--no-reconnect", "--quiet", "--report", "report.json"],
+            folder: folder)
         #expect(try await waitUntil { fileSize(folder.appendingPathComponent("out.mkv.partial").path) >= 20_000 },
                 "no frames arrived from the server")
         try await server.stop()
@@ -107,6 +108,10 @@ import Glibc
         #expect(result.status == 1)
         #expect(result.standardError.contains("was lost partway"), "\(result.standardError)")
         #expect(!result.standardError.contains("could not be opened"), "\(result.standardError)")
+        // Nobody stopped the run: a frame it could not keep is a stream error, not an interruption.
+        let report = try Report(folder.appendingPathComponent("report.json"))
+        #expect(report.conservesFrames)
+        #expect((report.dropped["interrupted"] ?? 0) == 0, "\(report.dropped)")
     }
 
     /// `--reconnect` on an input read like a file (an HTTP download, a local file) cannot be honoured — reopening it
