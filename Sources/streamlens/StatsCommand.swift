@@ -42,6 +42,8 @@ struct StatsCommand: ParsableCommand {
     static func columnNames(_ first: String, _ second: String) -> (String, String) {
         let a = URL(fileURLWithPath: first).standardizedFileURL.pathComponents
         let b = URL(fileURLWithPath: second).standardizedFileURL.pathComponents
+        // The same file twice is named by its file name (the whole path, less its "/", was both names).
+        guard a != b else { return (a.last ?? first, b.last ?? second) }
         var depth = 1
         while depth < max(a.count, b.count), a.suffix(depth) == b.suffix(depth) { depth += 1 }
         let name = { (parts: [String]) in parts.suffix(depth).filter { $0 != "/" }.joined(separator: "/") }

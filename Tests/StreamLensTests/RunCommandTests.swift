@@ -91,6 +91,11 @@ import StreamLensGStreamer
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardOutput.contains("monday/run.json:") && result.standardOutput.contains("tuesday/run.json:"),
                 "\(result.standardOutput)")
+        // The same report twice is named by its file name (its whole path less the leading "/" was the name).
+        let twice = try await runTool(["stats", folder.appendingPathComponent("monday/run.json").path,
+                                       folder.appendingPathComponent("monday/run.json").path], in: folder)
+        #expect(twice.status == 0, "stderr: \(twice.standardError)")
+        #expect(twice.standardOutput.hasPrefix("run.json: "), "\(twice.standardOutput)")
     }
 
     /// An MP4 with B-frames starts its first frame at 80 ms and says so in its edit list (the segment's start): every
