@@ -82,18 +82,7 @@ struct SignTracker {
         claimed.removeAll(keepingCapacity: true)
         claimed.append(contentsOf: repeatElement(false, count: openTracks.count))
         for sighting in sightings {
-            if var index = bestTrack(for: sighting.analysisBox, excluding: claimed) {
-                if !openTracks[index].mayResume(with: sighting) {
-                    // Not this sign: the ring goes to another track, or starts one, as if this track were not there.
-                    claimed[index] = true
-                    let other = bestTrack(for: sighting.analysisBox, excluding: claimed)
-                    claimed[index] = false
-                    guard let other else {
-                        openTrack(for: sighting, at: pts)
-                        continue
-                    }
-                    index = other
-                }
+            if let index = bestTrack(for: sighting.analysisBox, excluding: claimed, continuedBy: sighting) {
                 claimed[index] = true
                 openTracks[index].record(sighting, pts: pts)
             } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
@@ -101,7 +90,13 @@ struct SignTracker {
                 // track — a second track would write a second event.
                 continue
             } else {
-                openTrack(for: sighting, at: pts)
+                var track = SignTrack(
+                    id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
+                    readCapacity: maximumReads)
+                track.record(sighting, pts: pts)
+                nextID += 1
+                openTracks.append(track)
+                claimed.append(true)
             }
         }
         let timeout = self.timeout
@@ -119,16 +114,6 @@ struct SignTracker {
                 openTracks[index].confirm(decision.reading.value, at: pts)
             }
         }
-    }
-
-    private mutating func openTrack(for sighting: SignSighting, at pts: Duration) {
-        var track = SignTrack(
-            id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-            readCapacity: maximumReads)
-        track.record(sighting, pts: pts)
-        nextID += 1
-        openTracks.append(track)
-        claimed.append(true)
     }
 
     /// A sign whose re-reads say it changed value (``SignTrack/Recheck``) ends with its old value, and its new value
@@ -182,10 +167,13 @@ struct SignTracker {
         }
     }
 
-    private func bestTrack(for box: BoundingBox, excluding claimed: [Bool]?) -> Int? {
+    /// The open track nearest `box` (``SignTrack/associationCost(to:)``), passing over claimed ones and, given the
+    /// sighting, tracks it may not continue (``SignTrack/mayResume(with:)``).
+    private func bestTrack(for box: BoundingBox, excluding claimed: [Bool]?, continuedBy sighting: SignSighting? = nil) -> Int? {
         var best: (index: Int, cost: Double)?
         for index in openTracks.indices {
             if let claimed, index < claimed.count, claimed[index] { continue }
+            if let sighting, !openTracks[index].mayResume(with: sighting) { continue }
             guard let cost = openTracks[index].associationCost(to: box) else { continue }
             if best == nil || cost < best!.cost { best = (index, cost) }
         }
