@@ -68,15 +68,15 @@ public enum StatsSummary {
         lines.append(table.render(colour: colour))
         lines.append("jitter rfc3550 estimate \(format(report.jitterMilliseconds.rfc3550)) ms")
         lines.append("")
-        lines.append(
-            tint(
-                "stalls \(report.stalls.count) (\(format(report.stalls.totalMilliseconds)) ms)",
-                report.stalls.count > 0 ? .red : nil)
-                + "   blocked \(report.blocked.count) (\(format(report.blocked.totalMilliseconds)) ms)"
-                + (report.reconnects.flatMap { $0.inputWasLost ? $0 : nil }.map {
-                    "   " + tint("reconnects \($0.count) (\($0.attempts) attempts, \(format($0.totalMilliseconds)) ms without input)",
-                        $0.count > 0 ? .red : nil)
-                } ?? ""))
+        var waits = tint(
+            "stalls \(report.stalls.count) (\(format(report.stalls.totalMilliseconds)) ms)", report.stalls.count > 0 ? .red : nil)
+            + "   blocked \(report.blocked.count) (\(format(report.blocked.totalMilliseconds)) ms)"
+        if let reconnects = report.reconnects, reconnects.inputWasLost {
+            waits += "   " + tint(
+                "reconnects \(reconnects.count) (\(reconnects.attempts) attempts, "
+                    + "\(format(reconnects.totalMilliseconds)) ms without input)", reconnects.count > 0 ? .red : nil)
+        }
+        lines.append(waits)
         return lines.joined(separator: "\n")
     }
 
