@@ -35,7 +35,7 @@ import numpy as np
 from i420 import rgb_to_i420  # this folder (python puts the script's own folder on the path)
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-GENERATOR_VERSION = 6
+GENERATOR_VERSION = 7
 SEED = 20240603
 WIDTH, HEIGHT = 640, 272  # bikes.mp4's own size
 FRAME_STEP = 0.08  # seconds between stored frames: every second frame of the 25 fps source
@@ -43,6 +43,10 @@ EU_VALUES = [5] + list(range(10, 131, 10))
 ROUNDS = 5  # every value appears this many times, each time in another font, look, size and duration
 # Red-ring signs re-lettered with text that is not a European speed: must never produce an event.
 RELETTERED_DISTRACTORS = ["35", "55", "7,5t", "3,5t", "2,8m"]
+# Weight limits lettered as the real signs are (a smaller, wider legend than a speed value): digits a speed sign
+# could show, followed by a "t" that blurs into the last digit on a small sign ("20t", "30t" read as 20 and 30,
+# "12t" matched 10, "7,5t" matched 70 before round 28).
+WEIGHT_LIMIT_DISTRACTORS = ["7,5t", "10t", "12t", "16t", "20t", "30t"]
 SUPERSAMPLE = 256  # side of a sign before it is scaled to its on-screen size
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -121,8 +125,9 @@ class SignArtist:
             fail(f"no road fonts in {fonts_dir}: run scripts/fetch-media.sh first")
         self.blank_cache = {}
 
-    def speed_sign(self, value, font_path, disc_colour="#ffffff", ring_colour="#c1121c"):
-        """A maxspeed disc re-lettered with `value` in `font_path`, as an RGBA image SUPERSAMPLE wide."""
+    def speed_sign(self, value, font_path, disc_colour="#ffffff", ring_colour="#c1121c", legend=None):
+        """A maxspeed disc re-lettered with `value` in `font_path`, as an RGBA image SUPERSAMPLE wide; `legend`:
+        the lettering's (height, widest) shares of the sign when not a speed value's."""
         key = (disc_colour, ring_colour)
         if key not in self.blank_cache:
             svg = blank_maxspeed_svg(self.maxspeed_svg, disc_colour, ring_colour)
@@ -130,8 +135,9 @@ class SignArtist:
         sign = self.blank_cache[key].copy()
         text = str(value)
         # German signs: digits about 0.4 of the sign's diameter; three digits are narrower to fit the ring.
-        digit_height = SUPERSAMPLE * (0.36 if len(text) == 3 else 0.40)
-        max_width = SUPERSAMPLE * (0.56 if len(text) == 3 else 0.50)
+        height_share, width_share = legend or ((0.36, 0.56) if len(text) == 3 else (0.40, 0.50))
+        digit_height = SUPERSAMPLE * height_share
+        max_width = SUPERSAMPLE * width_share
         font = ImageFont.truetype(font_path, 200)
         left, top, right, bottom = font.getbbox(text)
         glyphs = Image.new("L", (right - left + 8, bottom - top + 8), 0)
@@ -483,6 +489,15 @@ def main():
         animate_sign(clip, rng, background, int(rng.integers(0, len(background))), art,
                      random_look(rng, difficulties[index % len(difficulties)]), int(rng.integers(8, 14)),
                      (float(rng.uniform(30, 50)), float(rng.uniform(55, 80))), 1, 1, distractor=text)
+        clips.append(clip.close())
+
+    # Weight-limit signs (German sign 262): the legend about a quarter of the sign tall, up to 0.6 wide.
+    for index, text in enumerate(WEIGHT_LIMIT_DISTRACTORS):
+        clip = ClipWriter(f"distractor_weight_{text.replace(',', '.')}", "distractor")
+        art = artist.speed_sign(text, artist.fonts[index % len(artist.fonts)], legend=(0.26, 0.60))
+        animate_sign(clip, rng, background, int(rng.integers(0, len(background))), art,
+                     random_look(rng, difficulties[(index + 3) % len(difficulties)]), int(rng.integers(8, 14)),
+                     (float(rng.uniform(30, 45)), float(rng.uniform(60, 100))), 1, 1, distractor=f"weight {text}")
         clips.append(clip.close())
 
     # Scene text pasted as billboards, and whole scene-text photos as stills and short static clips.

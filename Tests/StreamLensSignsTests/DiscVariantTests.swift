@@ -101,6 +101,19 @@ struct DiscVariantTests {
         #expect(picture[paperY * side + side / 2] >= 245, "\(picture[paperY * side + side / 2])")
     }
 
+    /// The weight-limit rule's measure (``RecogniserAgreement/showsAnotherLegend(classifier:legendHeightShare:)``).
+    @Test func theLegendsHeightIsMeasuredAsAShareOfTheDisc() throws {
+        let (cropper, cutOut) = Self.cropperOnTheSign { cropper, planes, candidate in
+            if case .digits = cropper.prepare(planes: planes, candidate: candidate, variant: .standard) { return true }
+            return false
+        }
+        #expect(cutOut)
+        // The glyphs stand 26 px tall; the canvas spans 1.03 of the 29.6 px inner radius on each side of the centre.
+        let expected = 26 / (2 * DigitCropper.standardInnerRadiusShare * 0.74 * Self.radius)
+        let share = try #require(cropper.lastLegendHeightShare)
+        #expect(abs(share - expected) <= 1.5 / Double(DigitCropper.canvasSize), "\(share) vs \(expected)")
+    }
+
     @Test func aDiscAsRedAsItsRingIsRejectedAsMostlyRedNotAsLowContrast() {
         var cropper = DigitCropper()
         let outcome = Self.onGreyPicture { planes in
@@ -108,5 +121,6 @@ struct DiscVariantTests {
             return cropper.prepare(planes: planes, candidate: Self.candidate, variant: .standard)
         }
         #expect(outcome == .rejected(.mostlyRed))
+        #expect(cropper.lastLegendHeightShare == nil)
     }
 }

@@ -55,6 +55,9 @@ struct DigitCropper {
     private var glyphInnermostRadius: [Float] = []
     private var glyphOfBlob: [Int32] = []
     private var isDigit: [Bool] = []
+    /// Height of the tallest glyph standing across the middle of the last prepared disc, as a share of the canvas
+    /// (nil when the disc was rejected before its glyphs were sorted, or held none).
+    private(set) var lastLegendHeightShare: Double?
     private var digits: [(blob: MaskComponent, label: Int32)] = []
     /// The picture for OCR from the last accepted ``prepare(planes:candidate:)``: `ocrWidth` × `ocrHeight`,
     /// row-major, dark digits on white.
@@ -89,6 +92,7 @@ struct DigitCropper {
         planes: YUVPlanes, candidate: RingCandidate, variant: DiscVariant = .standard
     ) -> CropOutcome {
         let size = Self.canvasSize
+        lastLegendHeightShare = nil
         let usableCount: Int
         switch cutOutDisc(planes: planes, candidate: candidate, innerRadiusShare: variant.innerRadiusShare) {
         case .success(let count): usableCount = count
@@ -426,6 +430,7 @@ struct DigitCropper {
             }
         }
         guard tallest > 0 else { return .rejected(.noDigits) }
+        lastLegendHeightShare = Double(tallest) / Double(size)
         digits.removeAll(keepingCapacity: true)
         isDigit.removeAll(keepingCapacity: true)
         var bandCentre = 0.0

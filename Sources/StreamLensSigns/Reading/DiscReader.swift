@@ -43,6 +43,8 @@ struct DiscReader {
     private var standardValue: Int?
     /// The standard variant's valid read at any confidence.
     private var standardReading: SpeedReading?
+    /// How tall the standard variant's lettering stands in its disc (``DigitCropper/lastLegendHeightShare``).
+    private var standardLegendHeightShare: Double?
     /// Fingerprints of the OCR pictures already read for this candidate, with their attempt: two variants that cut
     /// out the same picture (nothing to join, the same threshold) cost one OCR call.
     private var readPictures: [(fingerprint: UInt64, attempt: Int)] = []
@@ -109,6 +111,7 @@ struct DiscReader {
         texts.removeAll(keepingCapacity: true)
         standardValue = nil
         standardReading = nil
+        standardLegendHeightShare = nil
         lastOCRDuration = .zero
         lastOCRCalls = 0
         lastVerdict = nil
@@ -133,6 +136,7 @@ struct DiscReader {
                 }
             }
             let outcome = cropper.prepare(planes: planes, candidate: candidate, variant: variant)
+            if index == 0 { standardLegendHeightShare = cropper.lastLegendHeightShare }
             guard case .digits(var layout) = outcome else {
                 attempts.append(Attempt(variant: variant, outcome: outcome, confidence: 0))
                 continue
@@ -174,7 +178,9 @@ struct DiscReader {
             }
             lastOCRDuration += clock.now() - started
             if let lastTextLineRead,
-                let reading = agreement.decide(textLine: lastTextLineRead, profile: profile, standardRead: standardReading)
+                let reading = agreement.decide(
+                    textLine: lastTextLineRead, profile: profile, standardRead: standardReading,
+                    classifier: lastVerdict, legendHeightShare: standardLegendHeightShare)
             {
                 return reading
             }
@@ -191,7 +197,7 @@ struct DiscReader {
         guard let lastTemplateMatch else { return nil }
         return agreement.decide(
             templates: lastTemplateMatch, textLine: lastTextLineRead, profile: profile, standardRead: standardReading,
-            classifier: lastVerdict)
+            classifier: lastVerdict, legendHeightShare: standardLegendHeightShare)
     }
 
     /// Reads the cropper's whole-disc picture: plain digits only (no blobs to repair letters against).

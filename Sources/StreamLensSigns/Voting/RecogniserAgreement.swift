@@ -20,9 +20,13 @@
 ///   by ``classifierVetoLead`` — the classifier's likeliest value (SIGNS.md rounds 11 and 22).
 ///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
 ///   read spells it in part (``text(_:partlySpells:)``, round 12).
+///   Nor does it stand when the text line's read starts like the value and runs on past it (``text(_:runsPast:)``:
+///   "12?" on a "12t" weight limit, round 28).
 ///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
 ///   compete, so a disc that looks most like a 5 is named nothing — unless the classifier names 5 as well, at least
 ///   ``singleDigitClassifierConfidence`` sure, and the match leads by ``singleDigitTemplateLead`` (round 23).
+/// - Neither the text line's nor the templates' value stands on a disc whose legend is no speed value
+///   (``showsAnotherLegend(classifier:legendHeightShare:)``: a weight limit's "20t" read as 20, round 28).
 struct RecogniserAgreement: Sendable, Equatable {
     /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
     var vetoConfidence: Double?
@@ -49,6 +53,11 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// "30" that matched 5 (by 0.10) had the classifier naming nothing.
     var singleDigitClassifierConfidence = 0.5
     var singleDigitTemplateLead = 0.15
+    /// A disc is taken for another sign's legend when the classifier calls it "no speed value" by at least this
+    /// margin and its tallest glyph is at most ``otherLegendHeightShare`` of the disc (see
+    /// ``showsAnotherLegend(classifier:legendHeightShare:)``).
+    var otherLegendClassifierMargin = 0.85
+    var otherLegendHeightShare = 0.44
 
     init(
         vetoConfidence: Double? = nil, classifierConfidence: Double = 0.7, contradictionFloor: Double = 0.5,
@@ -105,12 +114,32 @@ struct RecogniserAgreement: Sendable, Equatable {
         return SpeedReading(value: value, confidence: verdict.confidence)
     }
 
+    /// Whether the disc holds another sign's legend rather than a speed value: the classifier is sure it shows no
+    /// speed value (``otherLegendClassifierMargin``) and its lettering is small — the tallest glyph standing across
+    /// the middle at most ``otherLegendHeightShare`` of the disc (``DigitCropper/lastLegendHeightShare``), where a
+    /// speed value's digits stand about half of it.
+    ///
+    /// Either cue alone also fits real speed signs: the classifier called 31 right text-line and template reads of
+    /// the real sets "no speed value" by 0.85 or more, and motion-smeared real digits stand 0.31–0.44. Both together
+    /// fitted 2 of those reads (a "4?" text line keeps one, see the template decision) and 47 of 61 reads of weight
+    /// limits and other legends ("20t" and "30t" at 0.36–0.43 with margins 0.80–0.98, a "no lorries" photograph):
+    /// SIGNS.md, round 28.
+    func showsAnotherLegend(classifier verdict: SpeedDiscClassifier.Verdict?, legendHeightShare: Double?) -> Bool {
+        guard let verdict, verdict.value == nil, verdict.confidence >= otherLegendClassifierMargin,
+            let legendHeightShare
+        else { return false }
+        return legendHeightShare <= otherLegendHeightShare
+    }
+
     /// The text-line recogniser's value when Tesseract and the classifier decided nothing (see the type's notes);
-    /// `standardRead`: the standard crop's valid Tesseract read, at any confidence.
+    /// `standardRead`: the standard crop's valid Tesseract read, at any confidence; `verdict` and `legendHeightShare`:
+    /// the classifier's verdict and the standard crop's legend height, for ``showsAnotherLegend(classifier:legendHeightShare:)``.
     func decide(
-        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?
+        textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
+        classifier verdict: SpeedDiscClassifier.Verdict? = nil, legendHeightShare: Double? = nil
     ) -> SpeedReading? {
         guard read.leastConfidence >= textLineConfidence,
+            !showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare),
             let reading = SpeedTextInterpreter.interpret(
                 text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
         else { return nil }
@@ -124,11 +153,19 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// line's read of the same candidate, if it ran.
     func decide(
         templates match: DiscTemplateMatcher.Match, textLine: TextLineRecogniser.Read?, profile: SpeedLimitProfile,
-        standardRead: SpeedReading?, classifier verdict: SpeedDiscClassifier.Verdict? = nil
+        standardRead: SpeedReading?, classifier verdict: SpeedDiscClassifier.Verdict? = nil,
+        legendHeightShare: Double? = nil
     ) -> SpeedReading? {
         guard let value = match.value, profile.allows(value), match.score >= templateScore,
             match.margin >= templateMargin
         else { return nil }
+        let textLineSpellsPart = textLine.map { Self.text($0.text, partlySpells: value) } ?? false
+        // Unless the text line saw the value's leading digits (a soft real "40" read "4?", the classifier sure of no
+        // speed value at 0.91).
+        if !textLineSpellsPart, showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare) {
+            return nil
+        }
+        if let textLine, Self.text(textLine.text, runsPast: value) { return nil }
         if value < 10 {
             guard let verdict, verdict.value == value, verdict.confidence >= singleDigitClassifierConfidence,
                 match.margin >= singleDigitTemplateLead
@@ -143,8 +180,18 @@ struct RecogniserAgreement: Sendable, Equatable {
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
         reading.templateLead = match.margin
-        reading.namedByTemplatesOnly = !(textLine.map { Self.text($0.text, partlySpells: value) } ?? false)
+        reading.namedByTemplatesOnly = !textLineSpellsPart
         return reading
+    }
+
+    /// Whether a text-line read, at any confidence, starts with `value`'s first digit and goes on past the value's
+    /// length with something other than zeros: the legend is more than the value ("12?" and "121" on a "12t" weight
+    /// limit that the templates took for 10, "7?5?" on a "7,5t" taken for 70). A soft real "100" read "1000" still
+    /// spells its value; no right template read of the real sets was followed so (SIGNS.md, round 28).
+    static func text(_ text: String, runsPast value: Int) -> Bool {
+        let digits = String(value)
+        guard text.count > digits.count, text.first == digits.first else { return false }
+        return text.dropFirst(digits.count).contains { $0 != "0" }
     }
 
     /// Whether a text-line read too unsure to stand on its own still spells `value` in part: as many characters,

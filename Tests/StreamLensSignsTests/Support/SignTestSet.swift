@@ -5,7 +5,7 @@ import StreamLensCore
 /// The generated sign test set (scripts/make-sign-testset.sh): raw I420 clips and their ground truth.
 struct SignTestSet: Decodable {
     /// Bump together with GENERATOR_VERSION in scripts/make-sign-testset.py.
-    static let expectedGeneratorVersion = 6
+    static let expectedGeneratorVersion = 7
 
     struct Clip: Decodable {
         var name: String
