@@ -120,6 +120,41 @@ struct SignTrackerTests {
         #expect(seen.openTracks.count == 1 && seen.openTracks[0].sightings == 4)
     }
 
+    /// A passed "130" drifting right was resumed, four analysed frames after it left, on a van's window 1.5 of its
+    /// sizes to its left: its box jumped there and its event ended 0.7 s late (QA sweep, round 28).
+    @Test func aSignMissedForAFrameIsNotResumedBehindTheWayItWasMoving() {
+        var closed: [SignTrack] = []
+        // 60 px, drifting right 15 px per analysed frame, then missed twice.
+        func movingThenMissed() -> SignTracker {
+            var tracker = Self.makeTracker()
+            for step in 0..<3 {
+                tracker.update(
+                    pts: .milliseconds(80 * step), sightings: [Self.sighting(x: 300 + 15 * Double(step), size: 60)],
+                    closed: &closed)
+            }
+            tracker.update(pts: .milliseconds(240), sightings: [], closed: &closed)
+            tracker.update(pts: .milliseconds(320), sightings: [], closed: &closed)
+            return tracker
+        }
+        // 80 px back to the left of the last sighting (x 330): another ring.
+        var behind = movingThenMissed()
+        behind.update(pts: .milliseconds(400), sightings: [Self.sighting(x: 250, size: 60, value: nil)], closed: &closed)
+        #expect(behind.openTracks.count == 2, "the ring behind is a ring of its own")
+        #expect(behind.openTracks[0].lastSeen == .milliseconds(160))
+        // Where its motion took it, or a little back (a ring found a few pixels off): the sign seen again.
+        for x in [375.0, 318] {
+            var ahead = movingThenMissed()
+            ahead.update(pts: .milliseconds(400), sightings: [Self.sighting(x: x, size: 60, value: nil)], closed: &closed)
+            #expect(ahead.openTracks.count == 1 && ahead.openTracks[0].lastSeen == .milliseconds(400), "x \(x)")
+        }
+        // Seen on consecutive frames, a sign may turn back (a jittering ring): continued.
+        var turning = Self.makeTracker()
+        for (step, x) in [300.0, 315, 330, 290].enumerated() {
+            turning.update(pts: .milliseconds(80 * step), sightings: [Self.sighting(x: x, size: 60)], closed: &closed)
+        }
+        #expect(turning.openTracks.count == 1 && turning.openTracks[0].sightings == 4)
+    }
+
     @Test func aSmallSignDriftingFasterThanItsWidthStaysOneTrack() {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []

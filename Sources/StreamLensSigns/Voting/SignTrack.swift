@@ -48,6 +48,9 @@ struct SignTrack: Sendable {
     private(set) var sightingsSinceRead = 0
     /// Sizes (the larger side, analysis pixels) of the three latest sightings, oldest first (a tuple: no allocation).
     private var latestSizes: (Double, Double, Double) = (0, 0, 0)
+    /// How far the sign's centre moved per analysed frame between its two latest sightings (analysis pixels); nil
+    /// before its second sighting.
+    private(set) var latestStep: (dx: Double, dy: Double)?
 
     init(id: Int, pts: Duration, analysisBox: BoundingBox, sourceBox: BoundingBox, readCapacity: Int) {
         self.id = id
@@ -77,6 +80,13 @@ struct SignTrack: Sendable {
 
     mutating func record(_ sighting: SignSighting, pts: Duration) {
         let sourceBox = sighting.sourceBox
+        if sightings > 0 {
+            let frames = Double(missedSinceLastSeen + 1)
+            latestStep = (
+                (sighting.analysisBox.center.x - lastAnalysisBox.center.x) / frames,
+                (sighting.analysisBox.center.y - lastAnalysisBox.center.y) / frames
+            )
+        }
         lastSeen = pts
         lastAnalysisBox = sighting.analysisBox
         missedSinceLastSeen = 0
@@ -233,6 +243,28 @@ struct SignTrack: Sendable {
         // A sign moves less than one and a half of its sizes between analysed frames (a small sign drifting out at the
         // side of the view moves more than its own width in 80 ms); overlapping boxes always qualify.
         guard distance < 1.5 || lastAnalysisBox.intersectionOverUnion(box) > 0.1 else { return nil }
+        if missedSinceLastSeen > 0, isBehindItsMotion(dx: dx, dy: dy, size: size) { return nil }
         return distance
+    }
+
+    /// Whether a ring offset by (`dx`, `dy`) from the latest sighting lies back against the way the sign was moving,
+    /// by more than ``Motion/mostBacktrack`` of its size. A sign missed for a frame or more comes back where its
+    /// motion took it: a passed "130" drifting right at a quarter of its size per frame was resumed, four frames after
+    /// it left, on a van's window 1.5 of its sizes to its left (QA sweep, round 28). A sign that barely moved (under
+    /// ``Motion/leastStep`` of its size per frame) has no direction to hold to.
+    private func isBehindItsMotion(dx: Double, dy: Double, size: Double) -> Bool {
+        guard let step = latestStep else { return false }
+        let speed = (step.dx * step.dx + step.dy * step.dy).squareRoot()
+        guard speed >= Motion.leastStep * size else { return false }
+        let along = (dx * step.dx + dy * step.dy) / speed
+        return along < -Motion.mostBacktrack * size
+    }
+
+    /// The direction check for a sign seen again after missed frames (``associationCost(to:)``).
+    enum Motion {
+        /// Least move per analysed frame, as a share of the sign's size, that gives the sign a direction.
+        static let leastStep = 0.05
+        /// Farthest back against that direction, as a share of the sign's size, that a ring may continue it.
+        static let mostBacktrack = 0.5
     }
 }
