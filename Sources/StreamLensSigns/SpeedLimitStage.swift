@@ -63,6 +63,8 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     private var sightings: [SignSighting] = []
     private var closedTracks: [SignTrack] = []
     private var recentSigns: RecentSigns
+    /// Decided events waiting while a later piece of their sign may still lengthen them.
+    private var heldEvents = HeldSignEvents()
     /// Stream time of the last analysed frame: a later frame before it starts a new timeline (a loop, a seek back,
     /// recordings joined end to end).
     private var lastAnalysedPTS: Duration?
@@ -210,7 +212,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         }
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
-        settleClosedTracks()
+        settleClosedTracks(at: frame.pts)
         forgetWrittenSignsIfTheTimelineRestarted(at: frame.pts)
         return detections(at: frame.pts)
     }
@@ -218,14 +220,17 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     /// The signs written before a timeline restart are no pieces of the signs after it, however close their times:
     /// the same sign seen again on a second pass is a second event. (The tracker has closed their tracks already.)
     private func forgetWrittenSignsIfTheTimelineRestarted(at pts: Duration) {
-        if let lastAnalysedPTS, pts < lastAnalysedPTS { recentSigns.forgetAll() }
+        if let lastAnalysedPTS, pts < lastAnalysedPTS {
+            writeHeldEvents(at: nil)
+            recentSigns.forgetAll()
+        }
         lastAnalysedPTS = pts
     }
 
     public func finish(at pts: Duration) {
         closedTracks.removeAll(keepingCapacity: true)
         tracker.closeAll(into: &closedTracks)
-        settleClosedTracks()
+        settleClosedTracks(at: nil)
     }
 
     /// The limit in force after the frames analysed so far (nil when none or expired). Call it on the analysis thread
@@ -241,8 +246,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     // MARK: - Steps
 
-    /// Writes an event for each closed sign whose reads agree and hands it to the limit memory.
-    private func settleClosedTracks() {
+    /// Decides an event for each closed sign whose reads agree, hands it to the limit memory and writes the events
+    /// no open track may still lengthen (all of them at the end: `pts` nil).
+    private func settleClosedTracks(at pts: Duration?) {
         for track in closedTracks {
             // A sign seen once confirms with its one read (a still image) — unless frames analysed right after did not
             // show it: then it was a flash or a piece of a broken track, and needs the reads of two sightings.
@@ -250,20 +256,34 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             guard let decision = configuration.vote.decide(reads: track.reads, sightings: sightings) else {
                 continue
             }
-            // One physical sign whose track broke in two writes one event.
-            guard !recentSigns.isRepeat(
-                value: decision.reading.value, firstSeen: track.firstSeen, lastSeen: track.lastSeen,
-                firstBox: track.firstSourceBox, lastBox: track.lastSourceBox)
-            else { continue }
             let event = SpeedLimitEvent(
                 value: decision.reading.value, unit: configuration.profile.unit, start: track.firstSeen.seconds,
                 end: track.lastSeen.seconds, confidence: decision.reading.confidence,
                 box: (track.largestReadSourceBox ?? track.largestSourceBox).rounded, reads: decision.agreeing)
-            events?.emit(event)
-            subtitles?.append(event)
+            // One physical sign whose track broke in two writes one event: a later piece lengthens the event while
+            // it is held, and is dropped once it was written.
+            switch recentSigns.place(
+                value: decision.reading.value, firstSeen: track.firstSeen, lastSeen: track.lastSeen,
+                firstBox: track.firstSourceBox, lastBox: track.lastSourceBox)
+            {
+            case .pieceOf(let sign):
+                _ = heldEvents.join(event, toSign: sign)
+                continue
+            case .newSign(let sign):
+                heldEvents.hold(event, sign: sign)
+            }
             memory.settle(CurrentSpeedLimit(
                 value: decision.reading.value, confidence: decision.reading.confidence, box: track.lastSourceBox,
                 trackID: track.id, lastSeen: track.lastSeen))
+        }
+        writeHeldEvents(at: pts)
+    }
+
+    /// Writes the held events that no open track may still lengthen (all of them with `pts` nil).
+    private func writeHeldEvents(at pts: Duration?) {
+        heldEvents.release(at: pts, openTracks: tracker.openTracks, recentSigns: recentSigns) { event in
+            events?.emit(event)
+            subtitles?.append(event)
         }
     }
 
@@ -293,7 +313,7 @@ extension SpeedLimitStage {
             tracker: tracker, into: &sightings)
         closedTracks.removeAll(keepingCapacity: true)
         tracker.update(pts: frame.pts, sightings: sightings, closed: &closedTracks)
-        settleClosedTracks()
+        settleClosedTracks(at: frame.pts)
         forgetWrittenSignsIfTheTimelineRestarted(at: frame.pts)
         return detections(at: frame.pts)
     }

@@ -48,6 +48,29 @@ struct RecentSignsTests {
         #expect(!afterNone)
     }
 
+    @Test func aSignStillInViewMayContinueOnlyTheSignLastSeenNearItJustBefore() {
+        var recent = RecentSigns(maximumGap: .milliseconds(400))
+        let first = recent.place(
+            value: 40, firstSeen: .milliseconds(80), lastSeen: .milliseconds(320), firstBox: Self.box(600),
+            lastBox: Self.box(640, 40))
+        #expect(first == .newSign(id: 0))
+        let second = recent.place(
+            value: 80, firstSeen: .milliseconds(80), lastSeen: .milliseconds(320), firstBox: Self.box(100),
+            lastBox: Self.box(80))
+        #expect(second == .newSign(id: 1))
+        // Two frames after the 40's last sighting, 60 px on: may be the 40 again (not the 80).
+        #expect(recent.mayContinue(0, firstSeen: .milliseconds(480), firstBox: Self.box(700, 44)))
+        #expect(!recent.mayContinue(1, firstSeen: .milliseconds(480), firstBox: Self.box(700, 44)))
+        // Past the gap, or far from where it was last seen: another sign.
+        #expect(!recent.mayContinue(0, firstSeen: .milliseconds(800), firstBox: Self.box(650, 44)))
+        #expect(!recent.mayContinue(0, firstSeen: .milliseconds(400), firstBox: Self.box(1200, 44)))
+        // Its later piece is placed with it.
+        let laterPiece = recent.place(
+            value: 40, firstSeen: .milliseconds(480), lastSeen: .milliseconds(800), firstBox: Self.box(700, 44),
+            lastBox: Self.box(760, 60))
+        #expect(laterPiece == .pieceOf(id: 0))
+    }
+
     @Test func anotherValueOrPlaceOrTimeIsAnotherSign() {
         var recent = RecentSigns(maximumGap: .milliseconds(400))
         let repeat4 = recent.isRepeat(
@@ -65,5 +88,17 @@ struct RecentSignsTests {
         let repeat7 = recent.isRepeat(
             value: 50, firstSeen: .seconds(3), lastSeen: .seconds(4), firstBox: Self.box(100), lastBox: Self.box(60, 60))
         #expect(!repeat7)
+    }
+}
+
+extension RecentSigns {
+    /// Whether the sign is a piece of one remembered; if not, it is remembered now.
+    mutating func isRepeat(
+        value: Int, firstSeen: Duration, lastSeen: Duration, firstBox: BoundingBox, lastBox: BoundingBox
+    ) -> Bool {
+        if case .pieceOf = place(value: value, firstSeen: firstSeen, lastSeen: lastSeen, firstBox: firstBox, lastBox: lastBox) {
+            return true
+        }
+        return false
     }
 }

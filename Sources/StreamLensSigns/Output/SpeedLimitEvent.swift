@@ -31,3 +31,18 @@ public struct SpeedLimitEvent: Codable, Sendable, Equatable {
         self.reads = reads
     }
 }
+
+extension SpeedLimitEvent {
+    /// Lengthens this event by a later piece of the same sign (its track broke in two): the span of both, their reads
+    /// together with their mean confidence, and the box of the nearer sighting.
+    mutating func join(_ piece: SpeedLimitEvent) {
+        let weight = Double(reads + piece.reads)
+        let joinedConfidence =
+            weight > 0 ? (confidence * Double(reads) + piece.confidence * Double(piece.reads)) / weight : confidence
+        start = min(start, piece.start)
+        end = max(end, piece.end)
+        confidence = (joinedConfidence * 1000).rounded() / 1000
+        reads += piece.reads
+        if piece.box.count == 4, box.count == 4, piece.box[2] * piece.box[3] > box[2] * box[3] { box = piece.box }
+    }
+}

@@ -12,6 +12,8 @@ import StreamLensCore
 /// Not synchronized: owned by one ``SpeedLimitStage`` and used on its analysis thread.
 struct RecentSigns {
     struct Entry {
+        /// Names the sign for ``Placement`` (counts up from 0).
+        var id: Int
         var value: Int
         var firstSeen: Duration
         var lastSeen: Duration
@@ -24,6 +26,15 @@ struct RecentSigns {
     let maximumGap: Duration
     private(set) var entries: [Entry] = []
     private static let capacity = 8
+    private var nextID = 0
+
+    /// What a decided sign turned out to be.
+    enum Placement: Equatable {
+        /// A sign not seen before, remembered under this id.
+        case newSign(id: Int)
+        /// A piece of the sign remembered under this id (now extended by the piece).
+        case pieceOf(id: Int)
+    }
 
     init(maximumGap: Duration) {
         self.maximumGap = maximumGap
@@ -35,25 +46,36 @@ struct RecentSigns {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Whether a sign read as `value`, seen from `firstSeen` at `firstBox` to `lastSeen` at `lastBox` (source pixels),
-    /// is a piece of a sign already written; if not, remembers it.
-    mutating func isRepeat(
-        value: Int, firstSeen: Duration, lastSeen: Duration, firstBox: BoundingBox, lastBox: BoundingBox
-    ) -> Bool {
-        // A sign drifts up to 1.5 of its sizes per analysed frame; a piece that starts after missed frames may have
-        // drifted that much per frame missed.
-        func near(_ a: BoundingBox, _ b: BoundingBox, gap: Duration) -> Bool {
-            let dx = a.center.x - b.center.x
-            let dy = a.center.y - b.center.y
-            let frames = max(1, (gap / SpeedLimitConfiguration.recommendedInterval).rounded())
-            return (dx * dx + dy * dy).squareRoot() <= 1.5 * frames * max(a.width, a.height, b.width, b.height)
+    /// Whether a sign first seen at `firstSeen` at `firstBox`, still in view and undecided or read as the same value,
+    /// may yet turn out a later piece of the sign remembered under `id`: it came within ``maximumGap`` of that sign's
+    /// last sighting, near where it was last seen.
+    func mayContinue(_ id: Int, firstSeen: Duration, firstBox: BoundingBox) -> Bool {
+        guard let entry = entries.first(where: { $0.id == id }), firstSeen <= entry.lastSeen + maximumGap else {
+            return false
         }
+        return Self.near(firstBox, entry.lastBox, gap: firstSeen - entry.lastSeen)
+    }
+
+    /// A sign drifts up to 1.5 of its sizes per analysed frame; a piece that starts after missed frames may have
+    /// drifted that much per frame missed.
+    private static func near(_ a: BoundingBox, _ b: BoundingBox, gap: Duration) -> Bool {
+        let dx = a.center.x - b.center.x
+        let dy = a.center.y - b.center.y
+        let frames = max(1, (gap / SpeedLimitConfiguration.recommendedInterval).rounded())
+        return (dx * dx + dy * dy).squareRoot() <= 1.5 * frames * max(a.width, a.height, b.width, b.height)
+    }
+
+    /// Which remembered sign a sign read as `value`, seen from `firstSeen` at `firstBox` to `lastSeen` at `lastBox`
+    /// (source pixels), is a piece of — or that it is a new one, now remembered.
+    mutating func place(
+        value: Int, firstSeen: Duration, lastSeen: Duration, firstBox: BoundingBox, lastBox: BoundingBox
+    ) -> Placement {
         for index in entries.indices where entries[index].value == value {
             let entry = entries[index]
             guard firstSeen <= entry.lastSeen + maximumGap, lastSeen + maximumGap >= entry.firstSeen else { continue }
             // The later piece starts near where the earlier one ended (or they overlap in time at one place).
-            guard near(firstBox, entry.lastBox, gap: firstSeen - entry.lastSeen)
-                || near(entry.firstBox, lastBox, gap: entry.firstSeen - lastSeen)
+            guard Self.near(firstBox, entry.lastBox, gap: firstSeen - entry.lastSeen)
+                || Self.near(entry.firstBox, lastBox, gap: entry.firstSeen - lastSeen)
             else { continue }
             // Extend the written sign so that a third piece still joins it.
             if lastSeen > entry.lastSeen {
@@ -64,10 +86,13 @@ struct RecentSigns {
                 entries[index].firstSeen = firstSeen
                 entries[index].firstBox = firstBox
             }
-            return true
+            return .pieceOf(id: entry.id)
         }
         if entries.count == Self.capacity { entries.removeFirst() }
-        entries.append(Entry(value: value, firstSeen: firstSeen, lastSeen: lastSeen, firstBox: firstBox, lastBox: lastBox))
-        return false
+        let id = nextID
+        nextID += 1
+        entries.append(
+            Entry(id: id, value: value, firstSeen: firstSeen, lastSeen: lastSeen, firstBox: firstBox, lastBox: lastBox))
+        return .newSign(id: id)
     }
 }
