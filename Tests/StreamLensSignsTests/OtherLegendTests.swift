@@ -44,6 +44,12 @@ struct OtherLegendTests {
             textLine: .init(text: "4?", leastConfidence: 0.5), profile: .europe, standardRead: nil,
             classifier: Self.sureNoSpeedValue, legendHeightShare: 0.40)
         #expect(spelledInPart?.value == 40)
+        // A sure read of the whole value was ruled out with the legend: it does not bring the templates back ("10t").
+        let spelledSurely = agreement.decide(
+            templates: DiscTemplateMatcher.Match(value: 10, score: 0.8, margin: 0.05),
+            textLine: .init(text: "10", leastConfidence: 0.98), profile: .europe, standardRead: nil,
+            classifier: Self.sureNoSpeedValue, legendHeightShare: 0.40)
+        #expect(spelledSurely == nil)
     }
 
     @Test func aTextLineReadThatRunsOnPastTheValueSilencesTheTemplates() {

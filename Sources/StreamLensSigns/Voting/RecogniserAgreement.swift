@@ -160,9 +160,10 @@ struct RecogniserAgreement: Sendable, Equatable {
             match.margin >= templateMargin
         else { return nil }
         let textLineSpellsPart = textLine.map { Self.text($0.text, partlySpells: value) } ?? false
-        // Unless the text line saw the value's leading digits (a soft real "40" read "4?", the classifier sure of no
-        // speed value at 0.91).
-        if !textLineSpellsPart, showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare) {
+        // Unless an unsure text-line read saw the value's leading digits (a soft real "40" read "4?", the classifier
+        // sure of no speed value at 0.91); a sure one was ruled out with the legend (a "10t" read "10" at 0.98).
+        let textLineBacksItUnsure = textLineSpellsPart && (textLine?.leastConfidence ?? 1) < textLineConfidence
+        if !textLineBacksItUnsure, showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare) {
             return nil
         }
         if let textLine, Self.text(textLine.text, runsPast: value) { return nil }
