@@ -1,12 +1,13 @@
 import StreamLensCore
 
-/// The signs whose events were written most recently, to keep one physical sign from writing two events.
+/// The signs decided most recently, to keep one physical sign from writing two events.
 ///
 /// A sign's track can break in two — a frame where the faint ring and the circle give different sizes, a sighting
 /// lost and found again as a new track — and both pieces may reach a decision (a piece seen once confirms with its
 /// one read, like a still image). Two decisions with the same value whose spans touch (gap at most ``maximumGap``) at
-/// nearly the same place (where one piece ends and the other starts, centres within 1.5 sign sizes per analysed frame between them) are one sign: the
-/// second is not written again.
+/// nearly the same place (where one piece ends and the other starts, centres within 1.5 sign sizes per analysed frame
+/// between them) are one sign: the second is a piece of the first (``place(value:firstSeen:lastSeen:firstBox:lastBox:)``),
+/// which lengthens the first's event while it is held (``HeldSignEvents``) and is not written again.
 ///
 /// ## Thread Safety
 /// Not synchronized: owned by one ``SpeedLimitStage`` and used on its analysis thread.
@@ -46,9 +47,9 @@ struct RecentSigns {
         entries.removeAll(keepingCapacity: true)
     }
 
-    /// Whether a sign first seen at `firstSeen` at `firstBox`, still in view and undecided or read as the same value,
-    /// may yet turn out a later piece of the sign remembered under `id`: it came within ``maximumGap`` of that sign's
-    /// last sighting, near where it was last seen.
+    /// Whether a sign first seen at `firstSeen` at `firstBox` (still in view) may yet turn out a later piece of the
+    /// sign remembered under `id`: it came within ``maximumGap`` of that sign's last sighting, near where it was last
+    /// seen.
     func mayContinue(_ id: Int, firstSeen: Duration, firstBox: BoundingBox) -> Bool {
         guard let entry = entries.first(where: { $0.id == id }), firstSeen <= entry.lastSeen + maximumGap else {
             return false
