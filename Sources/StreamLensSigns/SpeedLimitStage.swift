@@ -267,7 +267,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
                 firstBox: track.firstSourceBox, lastBox: track.lastSourceBox)
             {
             case .pieceOf(let sign):
-                _ = heldEvents.join(event, toSign: sign)
+                heldEvents.join(event, toSign: sign)
                 continue
             case .newSign(let sign):
                 heldEvents.hold(event, sign: sign)

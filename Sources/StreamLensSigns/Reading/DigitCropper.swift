@@ -55,10 +55,10 @@ struct DigitCropper {
     private var glyphInnermostRadius: [Float] = []
     private var glyphOfBlob: [Int32] = []
     private var isDigit: [Bool] = []
+    private var digits: [(blob: MaskComponent, label: Int32)] = []
     /// Height of the tallest glyph standing across the middle of the last prepared disc, as a share of the canvas
     /// (nil when the disc was rejected before its glyphs were sorted, or held none).
     private(set) var lastLegendHeightShare: Double?
-    private var digits: [(blob: MaskComponent, label: Int32)] = []
     /// The picture for OCR from the last accepted ``prepare(planes:candidate:)``: `ocrWidth` × `ocrHeight`,
     /// row-major, dark digits on white.
     private(set) var ocrImage = [UInt8](repeating: 255, count: 6 * canvasSize * canvasSize)

@@ -16,18 +16,25 @@ struct HeldSignEvents {
     /// How long an open track that has confirmed no value yet may hold an event back.
     static let undecidedWait: Duration = .milliseconds(800)
 
-    /// The held events, oldest first, each with its sign's ``RecentSigns`` id.
-    private(set) var held: [(sign: Int, event: SpeedLimitEvent)] = []
+    /// A held event and its sign's ``RecentSigns`` id.
+    private struct Held {
+        var sign: Int
+        var event: SpeedLimitEvent
+    }
+
+    /// The held events, oldest first.
+    private var held: [Held] = []
 
     init() { held.reserveCapacity(4) }
 
     /// Holds the event of a sign not seen before (``RecentSigns/Placement/newSign(id:)``).
     mutating func hold(_ event: SpeedLimitEvent, sign: Int) {
-        held.append((sign, event))
+        held.append(Held(sign: sign, event: event))
     }
 
     /// Lengthens the held event of `sign` by a later piece of it; false when that event was written already (the
     /// piece is then dropped: the sign is in the file).
+    @discardableResult
     mutating func join(_ piece: SpeedLimitEvent, toSign sign: Int) -> Bool {
         guard let index = held.firstIndex(where: { $0.sign == sign }) else { return false }
         held[index].event.join(piece)
@@ -49,8 +56,7 @@ struct HeldSignEvents {
     }
 
     private static func track(
-        _ track: SignTrack, mayLengthen held: (sign: Int, event: SpeedLimitEvent), at pts: Duration,
-        _ recentSigns: RecentSigns
+        _ track: SignTrack, mayLengthen held: Held, at pts: Duration, _ recentSigns: RecentSigns
     ) -> Bool {
         let mayStillConfirm = track.confirmedValue == nil && pts - track.firstSeen <= undecidedWait
         guard track.confirmedValue == held.event.value || mayStillConfirm else { return false }
