@@ -5,9 +5,9 @@ import StreamLensCore
 func ms(_ value: Double) -> Duration { .nanoseconds(Int64((value * 1_000_000).rounded())) }
 
 /// A context for reports in tests.
-func testContext(interrupted: Bool = false, error: String? = nil) -> RunContext {
+func testContext(interrupted: Bool = false, error: String? = nil, live: Bool = false) -> RunContext {
     RunContext(
-        input: "synthetic", output: nil, live: false, policy: .block, poolCapacity: 3, interrupted: interrupted,
+        input: "synthetic", output: nil, live: live, policy: live ? .drop : .block, poolCapacity: 3, interrupted: interrupted,
         error: error, streamlensVersion: "test", gstreamerVersion: "none")
 }
 

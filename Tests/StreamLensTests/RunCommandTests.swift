@@ -421,6 +421,34 @@ extension RunReportTests {
     }
 }
 
+extension RunReportTests {
+    /// A live 30 fps source whose frames take 50 ms each to come out falls behind the scene by 17 ms a frame, while
+    /// each frame passes StreamLens in well under a millisecond: the report, the summary and a warning say how far
+    /// behind it fell. A source that keeps pace is reported on time and not warned about.
+    @Test func aLiveSourceThatFallsBehindRealTimeIsReportedAndWarned() async throws {
+        let folder = try makeTemporaryFolder()
+        func run(_ input: String) async throws -> (report: Report, standardError: String) {
+            let reportPath = folder.appendingPathComponent("report.json")
+            let result = try await runTool(["run", "--input", input, "--output", "null", "--report", reportPath.path])
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+            return (try Report(reportPath), result.standardError)
+        }
+        let slow = try await run(
+            "videotestsrc is-live=true num-buffers=75 ! video/x-raw,width=320,height=240,framerate=30/1 "
+                + "! identity sleep-time=50000")
+        #expect(slow.report.live && slow.report.output == 75)
+        let behind = try #require(slow.report.json["behind_real_time_ms"] as? [String: Double])
+        // 74 frames × 16.7 ms = 1.23 s behind at the last frame.
+        #expect((1.0...2.5).contains(behind["max"]! / 1000), "behind real time: \(behind)")
+        #expect(slow.standardError.contains("warning: the live source fell 1."), "stderr: \(slow.standardError)")
+
+        let prompt = try await run("videotestsrc is-live=true num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1")
+        let onTime = try #require(prompt.report.json["behind_real_time_ms"] as? [String: Double])
+        #expect(onTime["max"]! < 500, "behind real time: \(onTime)")
+        #expect(!prompt.standardError.contains("behind real time"), "stderr: \(prompt.standardError)")
+    }
+}
+
 /// The report keys tests look at, read as plain JSON so the test checks the file format itself.
 struct Report {
     let json: [String: Any]

@@ -191,6 +191,14 @@ public final class RunSession {
                 format: "streamlens: warning: the input ends at %.1f s, but its container says %.1f s: the file is cut "
                     + "short (a copy or recording that did not finish?)", cut.lastFrameSeconds, cut.declaredSeconds))
         }
+        // Latency inside StreamLens stays small for a source that delivers later and later: the user watching a live
+        // output behind the scene should hear why.
+        if let behind = report.behindRealTimeMilliseconds, behind.max >= RunSummary.fellBehindWarningMilliseconds {
+            progress.printAbove(String(
+                format: "streamlens: warning: the live source fell %.1f s behind real time (p95 %.1f s): the source, its "
+                    + "decoder or this machine did not keep up; lower its size or frame rate, or analyse less often",
+                behind.max / 1000, behind.p95 / 1000))
+        }
         if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
         if outcome.timestampRepairs > 0 { report.frames.timestampRepairs = outcome.timestampRepairs }
         // A run that failed before its first frame has nothing to sum up: its error is the one line it says.

@@ -3,6 +3,9 @@ import StreamLensStats
 
 /// The short summary every run prints on standard output.
 enum RunSummary {
+    /// A live source this far behind real time at some point of the run gets a warning.
+    static let fellBehindWarningMilliseconds = 1000.0
+
     static func render(_ report: RunReport, copies: Int) -> String {
         let frames = report.frames
         let dropped = frames.dropped.filter { $0.value > 0 }.sorted { $0.key < $1.key }
@@ -17,8 +20,9 @@ enum RunSummary {
                 format: "speed: %.1f fps over %.2f s; latency in StreamLens p50 %.1f ms, p99 %.1f ms",
                 report.throughputFPS, report.durationSeconds, report.latencyMilliseconds.p50,
                 report.latencyMilliseconds.p99)
-                // Arrival jitter only means something when frames arrive in real time.
-                + (report.run.live ? String(format: "; arrival jitter p95 %.2f ms", report.jitterMilliseconds.p95) : ""),
+                // Arrival jitter and lag only mean something when frames arrive in real time.
+                + (report.run.live ? String(format: "; arrival jitter p95 %.2f ms", report.jitterMilliseconds.p95) : "")
+                + (report.behindRealTimeMilliseconds.map { String(format: ", behind real time max %.2f s", $0.max / 1000) } ?? ""),
         ]
         let skipped = frames.analysisSkipped.filter { $0.value > 0 }
         if !skipped.isEmpty {

@@ -83,6 +83,13 @@ public enum HTMLReport {
              false),
             ("jitter p95", format(report.jitterMilliseconds.p95) + " ms",
              "RFC 3550 \(format(report.jitterMilliseconds.rfc3550)) ms · max \(format(report.jitterMilliseconds.max))", false),
+        ]
+        if let behind = report.behindRealTimeMilliseconds {
+            tiles.append((
+                "behind real time", format(behind.max / 1000) + " s", "most, at any frame · p95 \(format(behind.p95 / 1000)) s",
+                behind.max >= 1000))
+        }
+        tiles += [
             ("stalls", "\(report.stalls.count)", format(report.stalls.totalMilliseconds) + " ms silent", report.stalls.count > 0),
             ("blocked", "\(report.blocked.count)", format(report.blocked.totalMilliseconds) + " ms waiting", false),
             ("gaps", "\(frames.gaps)", "\(frames.missingFrames) frames missing", frames.gaps > 0),

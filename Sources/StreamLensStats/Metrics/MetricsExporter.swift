@@ -75,6 +75,9 @@ public final class MetricsExporter: Sendable {
         }
         gauge("streamlens_output_fps", snapshot.framesPerSecond, help: "Output frames per second, recent")
         gauge("streamlens_realtime_factor", snapshot.realTimeFactor ?? 0, help: "Media time per wall-clock time")
+        gauge(
+            "streamlens_behind_real_time_seconds", snapshot.behindRealTime?.reportSeconds ?? 0,
+            help: "How far the latest frame arrived behind real time")
         gauge("streamlens_source_stalled", snapshot.isStalled ? 1 : 0, help: "1 while the source is silent")
         gauge("streamlens_stalls", Double(snapshot.stalls), help: "Source stall episodes")
         gauge("streamlens_stalled_seconds", figures.stalledMilliseconds / 1000, help: "Time the source was stalled")

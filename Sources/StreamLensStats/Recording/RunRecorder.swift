@@ -178,6 +178,7 @@ public final class RunRecorder: FramePathObserver {
             if state.firstPTS == nil, let pts { state.firstPTS = pts }
             if let pts { state.lastPTS = max(state.lastPTS ?? pts, pts) }
             state.jitter.frameArrived(pts: pts, at: time, discontinuity: discontinuity)
+            state.lag.frameArrived(pts: pts, at: time)
             state.gaps.frameArrived(pts: pts, discontinuity: discontinuity)
             if let stall = state.episodes.frameArrived(at: time) {
                 state.series.recordEpisode(from: state.offset(stall.start), to: state.offset(stall.end), isStall: true)
@@ -283,7 +284,7 @@ public final class RunRecorder: FramePathObserver {
                 elapsed: elapsed, decoded: counts.decoded, output: counts.output, dropped: counts.dropped,
                 gaps: state.gaps.events, mediaPosition: mediaPosition, framesPerSecond: fps,
                 isStalled: state.episodes.isStalled, stalls: state.episodes.stalls(at: now).count,
-                blockedEpisodes: state.episodes.blocked.count)
+                blockedEpisodes: state.episodes.blocked.count, behindRealTime: state.lag.current)
         }
     }
 
@@ -363,6 +364,9 @@ public final class RunRecorder: FramePathObserver {
                 p50: jitter.p50, p95: jitter.p95, p99: jitter.p99, max: jitter.max,
                 rfc3550: sourceState.jitter.runningEstimateMilliseconds, count: jitter.count),
             latencyMilliseconds: outputState.latency.summary,
+            // Files run as fast as they can: only a live source can fall behind real time.
+            behindRealTimeMilliseconds: context.live && sourceState.lag.histogram.count > 0
+                ? sourceState.lag.histogram.summary : nil,
             outputPacingJitterMilliseconds: outputState.pacing.summary,
             stages: stages,
             analysis: analysisReports,
@@ -430,6 +434,7 @@ private struct SourceState {
     var lastPTS: Duration?
     var usesReportedBlocking = false
     var jitter = ArrivalJitter()
+    var lag = RealTimeLag()
     var gaps = GapDetector()
     var episodes: EpisodeTracker
     var series: IntervalSeries
@@ -455,6 +460,7 @@ private struct SourceState {
         note(time)
         lastArrival = nil
         jitter.restart()
+        lag.restart()
         gaps.restart()
         episodes.restartSilence(at: time)
     }

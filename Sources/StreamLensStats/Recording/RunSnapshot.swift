@@ -19,6 +19,8 @@ public struct RunSnapshot: Sendable, Equatable {
     public var isStalled: Bool
     public var stalls: Int
     public var blockedEpisodes: Int
+    /// How far the latest frame arrived behind real time (``RealTimeLag``); nil before a frame with a time.
+    public var behindRealTime: Duration?
 
     /// Sum of ``dropped``.
     public var droppedTotal: Int { dropped.values.reduce(0, +) }
@@ -31,7 +33,7 @@ public struct RunSnapshot: Sendable, Equatable {
 
     public init(
         elapsed: Duration, decoded: Int, output: Int, dropped: [DropCause: Int], gaps: Int, mediaPosition: Duration?,
-        framesPerSecond: Double, isStalled: Bool, stalls: Int, blockedEpisodes: Int
+        framesPerSecond: Double, isStalled: Bool, stalls: Int, blockedEpisodes: Int, behindRealTime: Duration? = nil
     ) {
         self.elapsed = elapsed
         self.decoded = decoded
@@ -43,5 +45,6 @@ public struct RunSnapshot: Sendable, Equatable {
         self.isStalled = isStalled
         self.stalls = stalls
         self.blockedEpisodes = blockedEpisodes
+        self.behindRealTime = behindRealTime
     }
 }

@@ -23,6 +23,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var jitterMilliseconds: JitterSummary
     /// End-to-end time inside StreamLens (arrival from the decoder → handed to the output).
     public var latencyMilliseconds: PercentileSummary
+    /// Live runs: how far each frame arrived behind real time (its arrival − PTS, less the smallest of the run): a
+    /// source that could not keep up. Nil for files and in reports written before it was recorded.
+    public var behindRealTimeMilliseconds: PercentileSummary?
     /// Output pacing jitter (|Δoutput − ΔPTS| of consecutive output frames).
     public var outputPacingJitterMilliseconds: PercentileSummary
     /// Time per step of the frame path, by name: `pool_wait`, `composite`, `push`, `analysis_lag` and
@@ -56,6 +59,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         case throughputFPS = "throughput_fps"
         case jitterMilliseconds = "jitter_ms"
         case latencyMilliseconds = "latency_ms"
+        case behindRealTimeMilliseconds = "behind_real_time_ms"
         case outputPacingJitterMilliseconds = "output_pacing_jitter_ms"
         case stages
         case analysis

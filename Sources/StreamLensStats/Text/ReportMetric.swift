@@ -55,6 +55,9 @@ struct ReportMetric {
                 $0.jitterMilliseconds.rfc3550
             })
         metrics += percentiles("output pacing", \.outputPacingJitterMilliseconds)
+        if a.behindRealTimeMilliseconds != nil || b.behindRealTimeMilliseconds != nil {
+            metrics += percentiles("behind real time", \.behindRealTimeMilliseconds)
+        }
         for stage in Set(a.stages.keys).union(b.stages.keys).sorted(by: stageOrder) {
             metrics += percentiles("stage \(stage)", { $0.stages[stage] })
         }

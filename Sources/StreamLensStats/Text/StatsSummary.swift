@@ -62,6 +62,7 @@ public enum StatsSummary {
         add("latency", report.latencyMilliseconds)
         add("jitter", JitterSummaryAsPercentiles.percentiles(report.jitterMilliseconds))
         add("output pacing", report.outputPacingJitterMilliseconds)
+        if let behind = report.behindRealTimeMilliseconds { add("behind real time", behind) }
         for name in report.stages.keys.sorted(by: ReportMetric.stageOrder) {
             add(name, report.stages[name]!)
         }
