@@ -24,6 +24,10 @@ const gchar *slx_object_name(gpointer object) { return GST_OBJECT_NAME(object); 
 GstAppSink *slx_as_app_sink(GstElement *element) { return GST_IS_APP_SINK(element) ? GST_APP_SINK(element) : NULL; }
 GstAppSrc *slx_as_app_src(GstElement *element) { return GST_IS_APP_SRC(element) ? GST_APP_SRC(element) : NULL; }
 gboolean slx_is_bin(GstElement *element) { return GST_IS_BIN(element); }
+gboolean slx_element_is_sink(GstElement *element) { return GST_OBJECT_FLAG_IS_SET(element, GST_ELEMENT_FLAG_SINK); }
+const gchar *slx_element_klass(GstElement *element) {
+    return gst_element_class_get_metadata(GST_ELEMENT_GET_CLASS(element), GST_ELEMENT_METADATA_KLASS);
+}
 
 GstVideoFormat slx_video_info_format(const GstVideoInfo *info) { return GST_VIDEO_INFO_FORMAT(info); }
 guint8 *slx_video_frame_plane_data(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_DATA(frame, plane); }

@@ -314,6 +314,8 @@ import StreamLensGStreamer
                 "--output", output.path, "--quiet", "--report", reportPath.path,
             ], folder: folder)
         #expect(try await waitUntil { fileSize(output.path + ".partial") >= 100_000 }, "the encoder wrote nothing")
+        // The file sink writes as the muxer does: 100 kB may be the first few frames; let half a second more come.
+        try await Task.sleep(for: .milliseconds(500))
         run.signal(SIGINT)
         let (result, _) = try await run.finish(within: .seconds(20))
         #expect(result.status == 130, "stderr: \(result.standardError)")

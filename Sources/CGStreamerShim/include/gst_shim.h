@@ -53,6 +53,11 @@ GstAppSink *slx_as_app_sink(GstElement *element);
 GstAppSrc *slx_as_app_src(GstElement *element);
 // GST_IS_BIN.
 gboolean slx_is_bin(GstElement *element);
+// GST_OBJECT_FLAG_IS_SET(element, GST_ELEMENT_FLAG_SINK): a sink, or a bin holding one.
+gboolean slx_element_is_sink(GstElement *element);
+// The element class's "klass" metadata (GST_ELEMENT_GET_CLASS + gst_element_class_get_metadata), e.g.
+// "Codec/Muxer". Borrowed string; may be NULL.
+const gchar *slx_element_klass(GstElement *element);
 
 // GST_VIDEO_INFO_FORMAT / GST_VIDEO_FRAME_PLANE_DATA / GST_VIDEO_FRAME_PLANE_STRIDE / GST_VIDEO_FRAME_N_PLANES.
 GstVideoFormat slx_video_info_format(const GstVideoInfo *info);

@@ -19,6 +19,8 @@ public final class PipelineRunner {
         public var copies: Int
         /// Frames that left StreamLens.
         public var outputFrames: Int
+        /// Of those, the frames that reached the output's muxer or sink; nil where that cannot be counted (RTP).
+        public var writtenFrames: Int?
         /// The run stopped because the user asked.
         public var interrupted: Bool
         /// The run stopped on an error (the output was still finalized where possible).
@@ -186,6 +188,7 @@ public final class PipelineRunner {
             live: live, policy: policy, format: path.format, copies: path.copies, outputFrames: path.outputCount,
             interrupted: result.interrupted, error: result.failure, wallTime: result.wallTime)
         outcome.hardStopped = result.hardStopped
+        outcome.writtenFrames = path.writtenCount
         outcome.outputFinalized = result.outputFinalized
         outcome.outputFit = path.outputFit
         outcome.inputSizeChange = path.inputSizeChange

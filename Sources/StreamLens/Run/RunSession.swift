@@ -175,6 +175,10 @@ public final class RunSession {
             return status
         }
         recorder.finish(at: clock.now())
+        if let written = outcome.writtenFrames, written < outcome.outputFrames {
+            // Handed to the output but lost inside it: with the element that failed, or in an encoder stopped hard.
+            recorder.outputFramesNotWritten(outcome.outputFrames - written, cause: error == nil ? .interrupted : .streamError)
+        }
         var report = recorder.makeReport(context: context(
             live: outcome.live, policy: outcome.policy, interrupted: outcome.interrupted, error: error,
             outcome: outcome))

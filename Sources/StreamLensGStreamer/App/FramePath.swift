@@ -128,6 +128,7 @@ public final class FramePath: @unchecked Sendable {
     private let copiedFrames = Atomic<Int>(0)
     private let arrivedFrames = Atomic<Int>(0)
     private let outputFrames = Atomic<Int>(0)
+    private let writtenFrames: WrittenFrameCount?
     private let timestampShifts = Atomic<Int>(0)
     private let processingDone = DispatchSemaphore(value: 0)
     private var processingThread: Thread?
@@ -146,12 +147,14 @@ public final class FramePath: @unchecked Sendable {
                 throw .elementNotFound(name: sourceName)
             }
             appSource = source
+            writtenFrames = WrittenFrameCount(downstreamOf: source)
             outputFitter = configuration.outputSizeRule.flatMap { rule in
                 (try? output.child(named: Self.outputFitName)).map { OutputFitter(element: $0, rule: rule) }
             }
             firstSizeFilter = try? output.child(named: Self.firstSizeName)
         } else {
             appSource = nil
+            writtenFrames = nil
             outputFitter = nil
             firstSizeFilter = nil
         }
@@ -263,6 +266,9 @@ public final class FramePath: @unchecked Sendable {
     public var decodedCount: Int { arrivedFrames.load(ordering: .relaxed) }
     /// Frames pushed to the output (or discarded after processing when there is none).
     public var outputCount: Int { outputFrames.load(ordering: .relaxed) }
+    /// Frames that reached the output's muxer or sink (``WrittenFrameCount``); nil when the output has no such point
+    /// (RTP, a `tee`) or there is no output.
+    public var writtenCount: Int? { writtenFrames?.count }
     /// CPU time each analysis stage's thread spent analysing, by stage name.
     public var analysisCPUTime: [String: Duration] {
         Dictionary(lanes.map { ($0.stage.name, $0.cpuTime) }, uniquingKeysWith: +)

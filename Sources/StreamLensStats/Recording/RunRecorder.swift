@@ -32,6 +32,8 @@ public final class RunRecorder: FramePathObserver {
     private let droppedLateAtSink = Atomic<Int>(0)
     private let droppedStreamError = Atomic<Int>(0)
     private let droppedInterrupted = Atomic<Int>(0)
+    /// Frames counted as output that the output never wrote, and why (``outputFramesNotWritten(_:cause:)``).
+    private let unwritten = Mutex<(count: Int, cause: DropCause)>((0, .streamError))
     /// The largest total the sink has reported (its counter only grows; reports may come out of order).
     private let sinkDropTotal = Atomic<UInt64>(0)
     private let decodeErrors = Atomic<Int>(0)
@@ -264,6 +266,12 @@ public final class RunRecorder: FramePathObserver {
         }
     }
 
+    /// `count` frames handed to the output never reached its muxer or sink (the element that failed took them, or an
+    /// encoder stopped hard kept them): they count as dropped for `cause` instead of output.
+    public func outputFramesNotWritten(_ count: Int, cause: DropCause) {
+        unwritten.withLock { $0 = (count, cause) }
+    }
+
     public func sinkReportedDrops(total: UInt64) {
         sinkDropTotal.max(total, ordering: .relaxed)
     }
@@ -393,16 +401,20 @@ public final class RunRecorder: FramePathObserver {
     private func frameCounts() -> Counts {
         let outputCount = output.load(ordering: .relaxed)
         let lateAtSink = min(Int(clamping: sinkDropTotal.load(ordering: .relaxed)), outputCount)
+        let notWritten = unwritten.withLock { $0 }
+        let lost = min(notWritten.count, outputCount - lateAtSink)
+        var dropped: [DropCause: Int] = [
+            .poolFull: droppedPoolFull.load(ordering: .relaxed),
+            .lateAtSink: droppedLateAtSink.load(ordering: .relaxed) + lateAtSink,
+            .streamError: droppedStreamError.load(ordering: .relaxed),
+            .interrupted: droppedInterrupted.load(ordering: .relaxed),
+        ]
+        dropped[notWritten.cause, default: 0] += lost
         return Counts(
             decoded: decoded.load(ordering: .relaxed),
-            output: outputCount - lateAtSink,
+            output: outputCount - lateAtSink - lost,
             outputBeforeSink: outputCount,
-            dropped: [
-                .poolFull: droppedPoolFull.load(ordering: .relaxed),
-                .lateAtSink: droppedLateAtSink.load(ordering: .relaxed) + lateAtSink,
-                .streamError: droppedStreamError.load(ordering: .relaxed),
-                .interrupted: droppedInterrupted.load(ordering: .relaxed),
-            ])
+            dropped: dropped)
     }
 
     /// Frames that arrived but have neither left nor been dropped fill the pool (plus one the producer may be
