@@ -86,7 +86,7 @@ public enum HTMLReport {
         ]
         if let behind = report.behindRealTimeMilliseconds {
             tiles.append((
-                "behind real time", format(behind.max / 1000) + " s", "most, at any frame · p95 \(format(behind.p95 / 1000)) s",
+                "behind real time", format(behind.max / 1000) + " s", "at most · p95 \(format(behind.p95 / 1000)) s",
                 behind.max >= 1000))
         }
         tiles += [
