@@ -553,3 +553,71 @@ import StreamLensBatch
         #expect(found.map(\.outputName) == ["a", "day1/b"])
     }
 }
+
+/// Inputs whose outputs would share a name: a dashcam's two cameras (`Front/`, `Rear/`) name their files alike, and a
+/// batch of both was refused whole.
+@Suite struct SharedOutputNameTests {
+    private func files(_ relatives: [String]) throws -> URL {
+        let folder = try makeTemporaryFolder()
+        for relative in relatives {
+            let file = folder.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(relative.utf8).write(to: file)
+        }
+        return folder
+    }
+
+    @Test func twoFoldersWithTheSameFileNamesKeepTheirFoldersNames() throws {
+        let folder = try files(["Front/clip0001.mp4", "Front/clip0002.mp4", "Rear/clip0001.mp4", "Rear/day/only.mp4"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let found = try InputDiscovery.discover(
+            [folder.appendingPathComponent("Front").path, folder.appendingPathComponent("Rear").path])
+        // Only the names that met change: the others stay where a batch of one folder puts them.
+        #expect(found.map(\.outputName) == ["Front/clip0001", "clip0002", "Rear/clip0001", "day/only"])
+    }
+
+    @Test func oneNameInTwoContainersKeepsTheExtension() throws {
+        let folder = try files(["a.mkv", "a.mp4", "b.mp4"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let found = try InputDiscovery.discover([folder.path])
+        #expect(found.map(\.outputName) == ["a-mkv", "a-mp4", "b"])
+        // Named one by one, from their folders.
+        let named = try InputDiscovery.discover([folder.appendingPathComponent("a.mp4").path, folder.appendingPathComponent("a.mkv").path])
+        #expect(named.map(\.outputName) == ["a-mkv", "a-mp4"])
+    }
+
+    @Test func filesNeitherTheirFoldersNorExtensionsTellApartAreRefused() throws {
+        let folder = try files(["x/cam/a.mp4", "y/cam/a.mp4"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("x/cam/a.mp4").path
+        let second = folder.appendingPathComponent("y/cam/a.mp4").path
+        let error = #expect(throws: BatchInputError.self) { try InputDiscovery.discover([first, second]) }
+        #expect(error.map { "\($0)" } == "'\(first)' and '\(second)' would both write 'a' (neither their folders' names "
+            + "nor their extensions tell them apart): give them in separate batches or rename one")
+    }
+
+    /// The whole batch of two camera folders runs, each recording's outputs under its camera's name.
+    @Test func aBatchOfTwoCamerasWritesEachUnderItsFolder() async throws {
+        let clips = try await TestClips.folder()
+        let cameras = clips.deletingLastPathComponent().appendingPathComponent("cameras")
+        for camera in ["Front", "Rear"] {
+            let folder = cameras.appendingPathComponent(camera)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: clips.appendingPathComponent(camera == "Front" ? "20240501_093000.mp4" : "20240501_093100.mp4"),
+                to: folder.appendingPathComponent("clip0001.mp4"))
+        }
+        let output = cameras.appendingPathComponent("out")
+        let result = try await streamlens(
+            ["batch", cameras.appendingPathComponent("Front").path, cameras.appendingPathComponent("Rear").path,
+             "--output-dir", output.path, "--quiet"] + analysisOptions)
+        #expect(result.status == 0, "\(result.standardError)")
+        for camera in ["Front", "Rear"] {
+            let report = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: output.appendingPathComponent("\(camera)/clip0001.report.json"))) as? [String: Any]
+            let run = report?["run"] as? [String: Any]
+            #expect((run?["input"] as? String)?.hasSuffix("\(camera)/clip0001.mp4") == true, "\(String(describing: run))")
+            #expect(((report?["frames"] as? [String: Any])?["output"] as? Int ?? 0) > 0)
+        }
+    }
+}

@@ -20,7 +20,7 @@ public enum BatchInputError: Error, Sendable, CustomStringConvertible {
         case .unreadable(let path):
             "cannot read '\(path)': check its permissions"
         case .sameOutputName(let name, let first, let second):
-            "'\(first)' and '\(second)' would both write '\(name)': give them in separate batches or rename one"
+            "'\(first)' and '\(second)' would both write '\(name)' (neither their folders' names nor their extensions tell them apart): give them in separate batches or rename one"
         case .noVideoFiles:
             "no video files in the inputs: give video files, folders holding some, or @LIST files"
         }

@@ -6,7 +6,8 @@ import Foundation
 /// paths from the list's folder).
 ///
 /// Outputs keep the input tree's layout: a file in a folder input goes to the same relative path under the output
-/// folder, a file named directly goes to the top.
+/// folder, a file named directly goes to the top. Inputs that would share outputs are told apart
+/// (``separatingSharedNames(_:)``).
 ///
 /// A folder search skips hidden files and folders (`.Trashes`, `.thumbnails`) and the batch's own output folder: an
 /// output folder inside an input folder was searched too, so each run took the last run's outputs as new inputs and
@@ -15,26 +16,55 @@ import Foundation
 /// writing elsewhere, took as new recordings. A file named directly is taken whatever it is.
 public enum InputDiscovery {
     public static func discover(_ inputs: [String], outputFolder: String? = nil) throws(BatchInputError) -> [CatalogInput] {
-        var found: [(path: String, outputName: String)] = []
+        var found: [Found] = []
         let base = FileManager.default.currentDirectoryPath
         let skipped = outputFolder.map { absolute($0, relativeTo: base) }
         for input in inputs { try collect(input, relativeTo: base, skipping: skipped, into: &found) }
-        var byOutput: [String: String] = [:]
-        var result: [CatalogInput] = []
         var seen = Set<String>()
-        for (path, outputName) in found where seen.insert(path).inserted {
-            if let other = byOutput[outputName] { throw .sameOutputName(outputName, first: other, second: path) }
-            byOutput[outputName] = path
+        found = found.filter { seen.insert($0.path).inserted }
+        var result: [CatalogInput] = []
+        for file in try separatingSharedNames(found) {
             result.append(CatalogInput(
-                path: path, outputName: outputName, identity: try FileIdentity(ofFileAt: path), outputFolder: skipped ?? ""))
+                path: file.path, outputName: file.outputName, identity: try FileIdentity(ofFileAt: file.path),
+                outputFolder: skipped ?? ""))
         }
         guard !result.isEmpty else { throw .noVideoFiles }
         return result.sorted { $0.path < $1.path }
     }
 
+    /// A video file found, the name of its outputs, and the folder it was found from (a folder input, or the folder
+    /// of a file named directly).
+    struct Found {
+        var path: String
+        var outputName: String
+        var root: String
+    }
+
+    /// Inputs whose outputs would have one name are told apart: by the folder each was found from (`batch Front Rear`
+    /// of a dashcam whose two cameras name their files alike: `Front/clip0001`, `Rear/clip0001`), else by their
+    /// extension (`a.mkv` and `a.mp4` in one folder: `a-mkv`, `a-mp4`). Only names that meet are changed, so a batch
+    /// keeps its outputs where they were until another input takes the same name. Refused when neither separates
+    /// them (two `cam/a.mp4` from different places).
+    static func separatingSharedNames(_ found: [Found]) throws(BatchInputError) -> [Found] {
+        let groups = Dictionary(grouping: found.indices, by: { found[$0].outputName })
+        var result = found
+        var taken = Set(found.map(\.outputName))
+        for (name, members) in groups.sorted(by: { $0.key < $1.key }) where members.count > 1 {
+            let byFolder = members.map { "\((found[$0].root as NSString).lastPathComponent)/\(name)" }
+            let byExtension = members.map { "\(name)-\((found[$0].path as NSString).pathExtension.lowercased())" }
+            guard let names = [byFolder, byExtension].first(where: { candidates in
+                Set(candidates).count == members.count && taken.isDisjoint(with: candidates)
+            }) else {
+                throw .sameOutputName(name, first: found[members[0]].path, second: found[members[1]].path)
+            }
+            for (member, separated) in zip(members, names) { result[member].outputName = separated }
+            taken.formUnion(names)
+        }
+        return result
+    }
+
     private static func collect(
-        _ input: String, relativeTo base: String, skipping outputFolder: String?,
-        into found: inout [(path: String, outputName: String)]
+        _ input: String, relativeTo base: String, skipping outputFolder: String?, into found: inout [Found]
     ) throws(BatchInputError) {
         if input.hasPrefix("@") {
             let listPath = absolute(String(input.dropFirst()), relativeTo: base)
@@ -54,7 +84,9 @@ public enum InputDiscovery {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .notFound(path: input) }
         if !isFolder.boolValue {
-            found.append((path, stem(of: (path as NSString).lastPathComponent)))
+            found.append(Found(
+                path: path, outputName: stem(of: (path as NSString).lastPathComponent),
+                root: (path as NSString).deletingLastPathComponent))
             return
         }
         guard let walker = FileManager.default.enumerator(atPath: path) else { throw .unreadable(path: path) }
@@ -71,7 +103,7 @@ public enum InputDiscovery {
             relativePaths.append(relative)
         }
         for relative in relativePaths.sorted() {
-            found.append(((path as NSString).appendingPathComponent(relative), stem(of: relative)))
+            found.append(Found(path: (path as NSString).appendingPathComponent(relative), outputName: stem(of: relative), root: path))
         }
     }
 
