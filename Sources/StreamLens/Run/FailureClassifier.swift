@@ -35,6 +35,9 @@ struct FailureClassifier {
         }
         if Self.sourceElements.contains(where: source.hasPrefix) {
             switch configuration.input {
+            case .uri(let uri) where !framesSeen:
+                // The network sources rarely say why a server cannot be reached: find out.
+                return .inputUnavailable(input: inputName, detail: ServerProbe.unreachableReason(for: uri) ?? message)
             case .uri, .camera, .file:
                 return framesSeen
                     ? .inputFailedPartway(input: inputName, detail: message)

@@ -132,14 +132,19 @@ import Glibc
                 "\(fromFile.standardError)")
     }
 
-    /// Nothing listens at the address: the run fails at once (reconnection is for inputs that worked).
-    @Test func anRTSPServerThatIsNotThereFailsAtOnce() async throws {
+    /// Nothing listens at the address: the run fails at once (reconnection is for inputs that worked), saying so —
+    /// GStreamer's sources said only "Could not open resource for reading and writing." (RTSP) and "Internal data
+    /// stream error." (HTTP).
+    @Test(arguments: ["rtsp", "http"])
+    func aServerThatIsNotThereFailsAtOnceSayingSo(scheme: String) async throws {
         let folder = try makeTemporaryFolder()
+        let port = freeLoopbackPort()
         let (result, seconds) = try await timedRun(
-            ["run", "--input", "rtsp://127.0.0.1:\(freeLoopbackPort())/test", "--output", "null", "--quiet"],
+            ["run", "--input", "\(scheme)://127.0.0.1:\(port)/test", "--output", "null", "--quiet"],
             in: folder, limit: .seconds(30))
         #expect(result.status == 1)
-        #expect(result.standardError.contains("could not be opened"), "\(result.standardError)")
+        #expect(result.standardError.contains("could not be opened (nothing accepts connections at 127.0.0.1:\(port))"),
+                "\(result.standardError)")
         #expect(seconds < 15)
         // One line: no summary of the frames it never had.
         #expect(!result.standardOutput.contains("frames: decoded"), "\(result.standardOutput)")
