@@ -169,7 +169,7 @@ public final class RunSession {
         var status = outcome.interrupted ? ExitStatus.interrupted : ExitStatus.success
         if error != nil { status = ExitStatus.failure }
         guard configuration.statistics else {
-            print("frames output \(outcome.outputFrames) (statistics off)")
+            print("frames output \(outcome.writtenFrames ?? outcome.outputFrames) (statistics off)")
             RunSummary.outputLines(outcome).forEach { print($0) }
             if let error { printError(error) }
             return status
