@@ -112,6 +112,23 @@ import Testing
         #expect(!report.run.interrupted)
     }
 
+    /// A live 30 fps source whose frames take 50 ms each to come: the report says how far behind real time it fell
+    /// and the element warns at the end, as the command line does. The element times only the push: its report held
+    /// `pool_wait` and `composite` as zeros for every frame, which `streamlens stats` compared with a run's as "0.00×".
+    @Test func aLiveSourceThatFallsBehindIsWarnedAboutAndOnlyThePushIsTimed() async throws {
+        try PluginHarness.requirePlugin()
+        let reportFile = try PluginHarness.temporaryFolder().appendingPathComponent("run.json")
+        let result = try await PluginHarness.launch(
+            "videotestsrc is-live=true num-buffers=75 ! video/x-raw,width=320,height=240,framerate=30/1 "
+                + "! identity sleep-time=50000 ! streamlensstats report=\(reportFile.path) ! fakesink")
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let report = try Self.report(at: reportFile)
+        #expect(Set(report.stages.keys) == ["push"], "\(report.stages.keys)")
+        let behind = try #require(report.behindRealTimeMilliseconds)
+        #expect((1000...2500).contains(behind.max), "\(behind)")
+        #expect(result.standardOutput.contains("the live source fell 1."), "stdout: \(result.standardOutput)")
+    }
+
     /// A pipeline that fails before its first frame (another element cannot start) records nothing, and left an
     /// empty report over the last run's good one.
     @Test func aPipelineThatNeverStartsLeavesTheLastReportAlone() async throws {

@@ -216,6 +216,22 @@ import StreamLensCompositing
         #expect(result.standardError.split(separator: "\n").count == 1)
     }
 
+    /// A missing input that a pipeline file names is said at that file and key, as every other mistake in it is (it
+    /// said only "input '…' does not exist"); named by `--input`, it is the flag's plain line.
+    @Test func aMissingInputThePipelineFileNamesIsReportedThere() async throws {
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("drive.yaml")
+        try "source: { input: /no/such/drive.mp4 }\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try await runTool(["run", file.path, "--output", "null"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "streamlens: error: \(file.path): 'source.input': input '/no/such/drive.mp4' does "
+            + "not exist; check the path\n", "\(result.standardError)")
+        let flagged = try await runTool(["run", file.path, "--input", "/no/such/other.mp4", "--output", "null"])
+        #expect(flagged.status == 1)
+        #expect(flagged.standardError == "streamlens: error: input '/no/such/other.mp4' does not exist; check the path\n",
+                "\(flagged.standardError)")
+    }
+
     @Test func aMissingModelNamedByAFlagIsTheFlags() async throws {
         let folder = try makeTemporaryFolder()
         let file = folder.appendingPathComponent("named.yaml")

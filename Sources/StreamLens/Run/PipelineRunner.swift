@@ -131,7 +131,10 @@ public final class PipelineRunner {
     /// ``Outcome/error``.
     public func run(hooks: Hooks = Hooks()) throws(RunError) -> Outcome {
         try DestinationCheck.check(configuration)
-        try configuration.input.validate()
+        do { try configuration.input.validate() } catch {
+            guard let place = configuration.inputSetIn else { throw error }
+            throw .invalidConfiguration(file: place.file, key: place.key, problem: error.description)
+        }
         try configuration.output.validate()
         do { try GStreamer.initialize() } catch { throw .gstreamer(error) }
 

@@ -38,6 +38,9 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Where a pipeline file asked to reconnect (`source.reconnect`), for the warning that it cannot apply; nil when a
     /// flag did.
     public var reconnectSetIn: ConfigLocation?
+    /// Where a pipeline file named the input (`source.input`), so that a missing input is said at that file and
+    /// key; nil when `--input` did.
+    public var inputSetIn: ConfigLocation?
     /// Stream time between analysed frames for every analysis stage; zero analyses every frame. Nil: each stage's
     /// own default (0.3 s for object detection, 80 ms for sign reading, which needs several reads per sign).
     public var analysisInterval: Duration?

@@ -197,7 +197,7 @@ public final class RunSession {
         }
         // Latency inside StreamLens stays small for a source that delivers later and later: the user watching a live
         // output behind the scene should hear why.
-        if let behind = report.behindRealTimeMilliseconds, behind.max >= RunSummary.fellBehindWarningMilliseconds {
+        if let behind = report.fellBehindRealTime {
             progress.printAbove(String(
                 format: "streamlens: warning: the live source fell %.1f s behind real time (p95 %.1f s): the source, its "
                     + "decoder or this machine did not keep up; lower its size or frame rate, or analyse less often",

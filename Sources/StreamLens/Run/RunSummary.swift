@@ -3,9 +3,6 @@ import StreamLensStats
 
 /// The short summary every run prints on standard output.
 enum RunSummary {
-    /// A live source this far behind real time at some point of the run gets a warning.
-    static let fellBehindWarningMilliseconds = 1000.0
-
     static func render(_ report: RunReport, copies: Int) -> String {
         let frames = report.frames
         let dropped = frames.dropped.filter { $0.value > 0 }.sorted { $0.key < $1.key }

@@ -203,10 +203,20 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
         // empty report would replace the last run's good one.
         guard let reportPath, endOfStream || frameIndex > 0 else { return }
         let isLive = live ?? false
-        let report = recorder.makeReport(context: RunContext(
+        var report = recorder.makeReport(context: RunContext(
             input: inputDescription ?? element.name, output: nil, live: isLive,
             policy: .automatic(isLive: isLive), poolCapacity: 0, interrupted: !endOfStream, error: nil,
             streamlensVersion: StreamLensVersion.current, gstreamerVersion: GStreamer.version))
+        // The element times only the push downstream: a pool wait or compositing it never had would read as zeros,
+        // which `streamlens stats` compares with a run's real ones.
+        report.stages = report.stages.filter { $0.key == "push" }
+        if let behind = report.fellBehindRealTime {
+            element.postWarning(
+                .failed,
+                String(
+                    format: "%@: the live source fell %.1f s behind real time (p95 %.1f s): upstream did not keep up",
+                    element.name, behind.max / 1000, behind.p95 / 1000))
+        }
         do { try report.write(toPath: reportPath) } catch {
             element.postError(.cannotWrite, "\(element.name): \(error)")
         }

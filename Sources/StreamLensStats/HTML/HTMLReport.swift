@@ -87,7 +87,7 @@ public enum HTMLReport {
         if let behind = report.behindRealTimeMilliseconds {
             tiles.append((
                 "behind real time", format(behind.max / 1000) + " s", "at most · p95 \(format(behind.p95 / 1000)) s",
-                behind.max >= 1000))
+                report.fellBehindRealTime != nil))
         }
         tiles += [
             ("stalls", "\(report.stalls.count)", format(report.stalls.totalMilliseconds) + " ms silent", report.stalls.count > 0),

@@ -74,6 +74,17 @@ public struct RunReport: Codable, Sendable, Equatable {
     }
 }
 
+extension RunReport {
+    /// How far behind real time a live source may fall before the run warns about it.
+    public static let behindRealTimeWarningMilliseconds = 1000.0
+
+    /// ``behindRealTimeMilliseconds`` when the source fell far enough behind to be warned about
+    /// (``behindRealTimeWarningMilliseconds``); nil otherwise.
+    public var fellBehindRealTime: PercentileSummary? {
+        behindRealTimeMilliseconds.flatMap { $0.max >= Self.behindRealTimeWarningMilliseconds ? $0 : nil }
+    }
+}
+
 /// Where each decoded frame went.
 public struct FrameCounts: Codable, Sendable, Equatable {
     /// Frames that came out of the decoder.
