@@ -127,6 +127,9 @@ import Testing
         let behind = try #require(report.behindRealTimeMilliseconds)
         #expect((1000...2500).contains(behind.max), "\(behind)")
         #expect(result.standardOutput.contains("the live source fell 1."), "stdout: \(result.standardOutput)")
+        // The messages say it as it grows (gst-launch -m prints them).
+        let lags = result.standardOutput.matches(of: /behind_real_time_ms=\(double\)([0-9.]+)/).compactMap { Double($0.1) }
+        #expect(!lags.isEmpty && lags.last! >= 1000, "\(lags)")
     }
 
     /// A pipeline that fails before its first frame (another element cannot start) records nothing, and left an

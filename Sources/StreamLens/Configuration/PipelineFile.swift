@@ -47,7 +47,9 @@ public enum PipelineFile {
         }
         var configuration = RunConfiguration(input: InputSource(parsing: inputText))
         configuration.pipelineFile = file
-        if inputOverride == nil, let source { configuration.inputSetIn = ConfigLocation(file: source.file, key: source.fullKey("input")) }
+        if inputOverride == nil, let source {
+            configuration.inputSetIn = ConfigLocation(file: source.file, key: source.fullKey("input"))
+        }
         if let source {
             configuration.reconnect = try source.bool("reconnect")
             if configuration.reconnect == true {

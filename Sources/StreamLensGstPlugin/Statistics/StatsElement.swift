@@ -239,6 +239,7 @@ final class StatsElement: ElementLogic, @unchecked Sendable {
             StructureField("stalled", .bool(snapshot.isStalled)),
             StructureField("stalls", .int(snapshot.stalls)),
             StructureField("blocked_episodes", .int(snapshot.blockedEpisodes)),
+            StructureField("behind_real_time_ms", .double((snapshot.behindRealTime ?? .zero).milliseconds)),
             StructureField("final", .bool(final)),
         ])
     }
