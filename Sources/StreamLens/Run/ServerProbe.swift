@@ -1,9 +1,11 @@
 import Foundation
+import StreamLensCore
 
 /// Why a network input's server could not be reached, found by connecting to it: GStreamer's HTTP source says only
 /// "Internal data stream error." when nothing listens at the address (libsoup's "Connection refused" goes to its
 /// debug log), and RTSP's source "Could not open resource for reading and writing.". Asked only after the input
-/// failed to open, so a working input never waits for it.
+/// failed to open, so a working input never waits for it; the lookup waits as long as the system's resolver allows,
+/// each connect at most `timeout`.
 enum ServerProbe {
     /// The TCP ports of the schemes whose sources connect over TCP.
     private static let defaultPorts = ["http": 80, "https": 443, "rtsp": 554, "rtsps": 322, "rtmp": 1935, "rtmps": 443]
@@ -36,10 +38,9 @@ enum ServerProbe {
             }
             address = current.pointee.ai_next
         }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         return refused
             ? "nothing accepts connections at \(place)"
-            : "no answer from \(place) within \(String(format: "%g", seconds)) s"
+            : "no answer from \(place) within \(timeout.secondsText) s"
     }
 
     private enum Attempt { case connected, refused, noAnswer, failed }
@@ -54,8 +55,7 @@ enum ServerProbe {
         if errno == ECONNREFUSED { return .refused }
         guard errno == EINPROGRESS else { return .failed }
         var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard poll(&waiting, 1, milliseconds) == 1 else { return .noAnswer }
+        guard poll(&waiting, 1, Int32(timeout.milliseconds)) == 1 else { return .noAnswer }
         var problem: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &problem, &length) == 0 else { return .failed }

@@ -103,7 +103,8 @@ public enum InputDiscovery {
             relativePaths.append(relative)
         }
         for relative in relativePaths.sorted() {
-            found.append(Found(path: (path as NSString).appendingPathComponent(relative), outputName: stem(of: relative), root: path))
+            found.append(Found(
+                path: (path as NSString).appendingPathComponent(relative), outputName: stem(of: relative), root: path))
         }
     }
 

@@ -23,8 +23,9 @@ struct RealTimeLag: Sendable {
         if let previousPTS, pts < previousPTS { smallestTransit = nil }
         previousPTS = pts
         let transit = arrival - pts
-        smallestTransit = min(smallestTransit ?? transit, transit)
-        let lag = transit - smallestTransit!
+        let smallest = min(smallestTransit ?? transit, transit)
+        smallestTransit = smallest
+        let lag = transit - smallest
         current = lag
         histogram.record(lag)
     }
