@@ -56,7 +56,8 @@ struct DiscTemplateMatcherTests {
     /// (three box passes of radius 2: sigma about 2.4 px, SIGNS.md): the glyph readers name few of them, the template
     /// matcher many more, one frame at a time. A single frame can be wrong (a blurred, backlit "110" matched "70"):
     /// that is what the vote's third template-only read (or two clear leads) is for (`SignVoteTests`), so here the wrong frames must
-    /// stay a minority of what the templates add, not absent.
+    /// stay a minority of what the templates add, not absent. Since narrow matches need the classifier or the text line
+    /// behind them (round 30) the templates add 8 of 43 (21 against 13), not 10 or more.
     @Test func theReaderNamesSoftDiscsThatTheGlyphReadersGiveUpOn() throws {
         let set = try SignTestSet.shared.get()
         let engine = try TesseractEngine()
@@ -85,17 +86,19 @@ struct DiscTemplateMatcherTests {
         }
         print("softened generated signs read: \(read.withTemplates) with templates, \(read.without) without, of \(tried); wrong: \(wrong)")
         #expect(tried >= 30)
-        #expect(read.withTemplates >= read.without + 10, "\(read)")
+        #expect(read.withTemplates >= read.without + 7, "\(read)")
         #expect(wrong.count * 3 <= read.withTemplates - read.without, "\(wrong)")
         #expect(!wrong.contains { $0.contains("without templates") }, "\(wrong)")
     }
 
     /// The generated signs at their largest, smeared sideways in the frame by a 14-pixel box (the camera panning):
     /// the smeared templates name 20 of 43 surely and rightly, 1 wrongly; with a third Gaussian in their place
-    /// (round 11's templates) 8 and 1 (SIGNS.md round 12).
+    /// (round 11's templates) 8 and 1 (SIGNS.md round 12). Since a narrow match needs the classifier behind it
+    /// (round 30: on real photographs the unbacked narrow ones were as often wrong as right) 9 and 0.
     @Test func namesGeneratedSignsSmearedSideways() throws {
         let set = try SignTestSet.shared.get()
         let matcher = try #require(DiscTemplateMatcher())
+        let classifier = try #require(SpeedDiscClassifier())
         var cropper = DigitCropper()
         var tried = 0
         var right = 0
@@ -108,8 +111,14 @@ struct DiscTemplateMatcherTests {
             let match = try #require(cropper.classifierImage.withUnsafeBufferPointer {
                 matcher.match(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
             })
+            // The classifier's verdict on the same picture, as the reader has it: a narrow match needs its backing.
+            let verdict = cropper.classifierImage.withUnsafeBufferPointer {
+                classifier.classify(gray: $0.baseAddress!, side: DigitCropper.canvasSize)
+            }
             let agreement = RecogniserAgreement()
-            guard agreement.decide(templates: match, textLine: nil, profile: .europe, standardRead: nil) != nil else {
+            guard agreement.decide(
+                templates: match, textLine: nil, profile: .europe, standardRead: nil, classifier: verdict) != nil
+            else {
                 return
             }
             if match.value == sign.value {
@@ -120,7 +129,7 @@ struct DiscTemplateMatcherTests {
         }
         print("generated signs smeared sideways: \(right) of \(tried) named right; wrong: \(wrong)")
         #expect(tried >= 30)
-        #expect(right >= 16, "\(right) of \(tried)")
+        #expect(right >= 8, "\(right) of \(tried)")
         #expect(wrong.count <= 2, "\(wrong)")
     }
 
@@ -135,8 +144,10 @@ struct DiscTemplateMatcherTests {
                 templates: DiscTemplateMatcher.Match(value: value, score: score, margin: margin), textLine: textLine,
                 profile: profile, standardRead: standardRead, classifier: classifier)?.value
         }
-        #expect(decide(90, score: 0.75, margin: 0.04) == 90)
-        #expect(decide(90, score: agreement.templateScore - 0.01, margin: 0.04) == nil)
+        // A clear lead: the rules below are about the other recognisers, not about the match's own lead.
+        let clear = agreement.classifierVetoLead + 0.02
+        #expect(decide(90, score: 0.75, margin: clear) == 90)
+        #expect(decide(90, score: agreement.templateScore - 0.01, margin: clear) == nil)
         #expect(decide(90, score: 0.75, margin: agreement.templateMargin - 0.005) == nil)
         // One glyph is too plain a shape to name alone: only with the classifier naming it too, and a wide lead.
         #expect(decide(5, score: 0.9, margin: 0.2) == nil)
@@ -145,27 +156,35 @@ struct DiscTemplateMatcherTests {
         #expect(decide(5, score: 0.87, margin: 0.2, classifier: .init(value: nil, confidence: 0.72)) == nil)
         #expect(decide(5, score: 0.65, margin: 0.10, classifier: .init(value: 5, confidence: 0.9)) == nil)
         // Not a value of the region.
-        #expect(decide(90, score: 0.75, margin: 0.04, profile: .unitedStates) == nil)
+        #expect(decide(90, score: 0.75, margin: clear, profile: .unitedStates) == nil)
         // Tesseract's standard crop read another value with some confidence: no; a faint guess does not contradict.
-        #expect(decide(90, score: 0.75, margin: 0.04, standardRead: SpeedReading(value: 80, confidence: 0.6)) == nil)
-        #expect(decide(90, score: 0.75, margin: 0.04, standardRead: SpeedReading(value: 80, confidence: 0.3)) == 90)
+        #expect(decide(90, score: 0.75, margin: clear, standardRead: SpeedReading(value: 80, confidence: 0.6)) == nil)
+        #expect(decide(90, score: 0.75, margin: clear, standardRead: SpeedReading(value: 80, confidence: 0.3)) == 90)
         // A sure text-line read of something else contradicts it; an unsure one or the same value does not.
-        #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.95)) == nil)
-        #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "80", leastConfidence: 0.5)) == 90)
-        #expect(decide(90, score: 0.75, margin: 0.04, textLine: .init(text: "90", leastConfidence: 0.95)) == 90)
-        // The classifier's likeliest value, however unsure, contradicts a narrow match of another value; "not a
-        // speed", the same value or a clear match's lead do not.
+        #expect(decide(90, score: 0.75, margin: clear, textLine: .init(text: "80", leastConfidence: 0.95)) == nil)
+        #expect(decide(90, score: 0.75, margin: clear, textLine: .init(text: "80", leastConfidence: 0.5)) == 90)
+        #expect(decide(90, score: 0.75, margin: clear, textLine: .init(text: "90", leastConfidence: 0.95)) == 90)
+        // The classifier's likeliest value, however unsure, contradicts a narrow match of another value.
         #expect(decide(40, score: 0.65, margin: 0.05, classifier: .init(value: 30, confidence: 0.05)) == nil)
-        #expect(decide(40, score: 0.65, margin: 0.05, classifier: .init(value: nil, confidence: 0.3)) == 40)
-        #expect(decide(40, score: 0.65, margin: 0.05, classifier: .init(value: 40, confidence: 0.2)) == 40)
+        // A narrow match needs a second recogniser behind it: the classifier naming the same value surely enough, or
+        // an unsure text line spelling it in part. "Not a speed", a faint guess of the value, a lone trailing zero
+        // or nothing at all is not enough (an "80" matched 60 and 50, a "100" 120 on GTSDB's photographs).
+        #expect(decide(60, score: 0.74, margin: 0.03, classifier: .init(value: nil, confidence: 0.38)) == nil)
+        #expect(decide(50, score: 0.65, margin: 0.03, classifier: .init(value: 50, confidence: 0.14)) == nil)
+        #expect(decide(120, score: 0.70, margin: 0.04) == nil)
+        #expect(decide(60, score: 0.74, margin: 0.03, textLine: .init(text: "?0", leastConfidence: 0.4)) == nil)
+        #expect(decide(50, score: 0.65, margin: 0.03, classifier: .init(value: 50, confidence: 0.35)) == 50)
+        #expect(decide(40, score: 0.65, margin: 0.03, textLine: .init(text: "4?", leastConfidence: 0.4)) == 40)
+        // A clear match stands on its own, whatever the unsure classifier guesses.
         #expect(decide(60, score: 0.74, margin: agreement.classifierVetoLead, classifier: .init(value: 50, confidence: 0.13)) == 60)
+        #expect(decide(60, score: 0.74, margin: agreement.classifierVetoLead, classifier: .init(value: nil, confidence: 0.38)) == 60)
     }
 
     @Test func anUnsureTextLineThatSpellsTheValueInPartBacksTheMatch() {
         let agreement = RecogniserAgreement()
         func templatesOnly(_ value: Int, textLine text: String?) -> Bool? {
             agreement.decide(
-                templates: DiscTemplateMatcher.Match(value: value, score: 0.7, margin: 0.03),
+                templates: DiscTemplateMatcher.Match(value: value, score: 0.7, margin: agreement.classifierVetoLead),
                 textLine: text.map { .init(text: $0, leastConfidence: 0.3) }, profile: .europe, standardRead: nil
             )?.namedByTemplatesOnly
         }

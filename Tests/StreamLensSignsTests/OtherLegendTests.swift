@@ -33,14 +33,14 @@ struct OtherLegendTests {
         #expect(textLine(nil, share: 0.39) == 20)
         func templates(_ verdict: SpeedDiscClassifier.Verdict?, share: Double?) -> Int? {
             agreement.decide(
-                templates: DiscTemplateMatcher.Match(value: 60, score: 0.75, margin: 0.04), textLine: nil,
+                templates: DiscTemplateMatcher.Match(value: 60, score: 0.75, margin: 0.08), textLine: nil,
                 profile: .europe, standardRead: nil, classifier: verdict, legendHeightShare: share)?.value
         }
         #expect(templates(Self.sureNoSpeedValue, share: 0.39) == nil)
         #expect(templates(Self.sureNoSpeedValue, share: 0.5) == 60)
         // Unless the text line saw the value's leading digit (a soft real "40" read "4?").
         let spelledInPart = agreement.decide(
-            templates: DiscTemplateMatcher.Match(value: 40, score: 0.7, margin: 0.04),
+            templates: DiscTemplateMatcher.Match(value: 40, score: 0.7, margin: 0.08),
             textLine: .init(text: "4?", leastConfidence: 0.5), profile: .europe, standardRead: nil,
             classifier: Self.sureNoSpeedValue, legendHeightShare: 0.40)
         #expect(spelledInPart?.value == 40)
@@ -55,7 +55,7 @@ struct OtherLegendTests {
     @Test func aTextLineReadThatRunsOnPastTheValueSilencesTheTemplates() {
         func templates(_ value: Int, textLine text: String) -> Int? {
             RecogniserAgreement().decide(
-                templates: DiscTemplateMatcher.Match(value: value, score: 0.75, margin: 0.04),
+                templates: DiscTemplateMatcher.Match(value: value, score: 0.75, margin: 0.08),
                 textLine: .init(text: text, leastConfidence: 0.6), profile: .europe, standardRead: nil)?.value
         }
         // A "12t" matched as 10, a "7,5t" as 70: the text line saw more than the value.

@@ -73,6 +73,32 @@ struct RecogniserAgreementTests {
         #expect(unsure?.value == 50)
     }
 
+    /// Tesseract read "20" off a real "120" whose thin "1" it lost, sure at 0.85–0.94, while the classifier was sure
+    /// of 120 (0.83–0.97): an event of 20 where the sign says 120 (GTSDB's photographs, SIGNS.md round 30).
+    @Test(arguments: [
+        (20, Verdict(value: 120, confidence: 0.9), nil as Int?),  // a digit lost in front
+        (10, Verdict(value: 100, confidence: 0.85), nil),  // or behind
+        (30, Verdict(value: 130, confidence: 0.6), 30),  // the classifier not sure enough
+        (20, Verdict(value: 120, confidence: 0.79), 20),
+        (20, Verdict(value: 30, confidence: 0.95), 20),  // another value: no veto by default
+        (120, Verdict(value: 20, confidence: 0.95), 120),  // a shorter one: no digit lost
+        (20, Verdict(value: nil, confidence: 0.95), 20),
+    ])
+    func aReadMissingADigitOfTheNumberTheClassifierSeesWholeDoesNotStand(read: Int, verdict: Verdict, expected: Int?) {
+        let decision = RecogniserAgreement().decide(
+            tesseract: Self.evidence(read), classifier: verdict, minimumConfidence: 0.7)
+        #expect(decision?.value == expected)
+    }
+
+    @Test func oneValueIsPartOfAnotherWhenItsDigitsStandInsideIt() {
+        #expect(RecogniserAgreement.value(20, isPartOf: 120))
+        #expect(RecogniserAgreement.value(10, isPartOf: 110))
+        #expect(RecogniserAgreement.value(10, isPartOf: 100))
+        #expect(!RecogniserAgreement.value(20, isPartOf: 130))
+        #expect(!RecogniserAgreement.value(120, isPartOf: 120))
+        #expect(!RecogniserAgreement.value(120, isPartOf: 20))
+    }
+
     @Test func aFaintRingsMinimumAlsoBindsTheClassifier() {
         let decision = RecogniserAgreement().decide(
             tesseract: Self.evidence(nil, texts: ["59"]), classifier: Verdict(value: 50, confidence: 0.9),

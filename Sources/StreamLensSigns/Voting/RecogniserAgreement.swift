@@ -4,7 +4,8 @@
 /// - Tesseract's value from the standard crop stands, unless a ``vetoConfidence`` is set and the classifier is that
 ///   sure of another value (off by default: on the generated set the classifier was sure, > 0.99, and wrong on 2 of
 ///   43 signs, and the veto cost two signs Tesseract read right). When only a fallback variant read it, the classifier
-///   must name the same value: fallback variants read more soft signs, and more of them wrongly.
+///   must name the same value: fallback variants read more soft signs, and more of them wrongly. Nor does it stand
+///   when the classifier is ``wholeNumberContradiction`` sure of a longer value holding it: Tesseract lost a digit.
 /// - Without a Tesseract value, the classifier's value stands when it is sure enough (``classifierConfidence``, and
 ///   at least the candidate's own minimum), no valid read names another value, and some raw Tesseract text of the
 ///   same length starts with the same digit ("59" and "5O" back a 50; the second digit of soft signs is what
@@ -17,7 +18,9 @@
 /// - When the text line decides nothing either, the template matcher's value stands if the disc correlates with it
 ///   at least ``templateScore`` and leads every other value by ``templateMargin``, it has two digits or more, and
 ///   neither the standard crop's Tesseract read nor a sure text-line read names something else, nor — unless it leads
-///   by ``classifierVetoLead`` — the classifier's likeliest value (SIGNS.md rounds 11 and 22).
+///   by ``classifierVetoLead`` — the classifier's likeliest value (SIGNS.md rounds 11 and 22); a match leading by
+///   less than that stands only when the classifier names the same value ``narrowTemplateBacking`` sure, or an
+///   unsure text-line read spells it in part (round 30).
 ///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
 ///   read spells it in part (``text(_:partlySpells:)``, round 12).
 ///   Nor does it stand when the text line's read starts like the value and runs on past it (``text(_:runsPast:)``:
@@ -52,6 +55,12 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// set matched 5 by 0.17–0.25 on eight frames, three of them with the classifier sure of 5 (0.81–0.90); the soft
     /// "30" that matched 5 (by 0.10) had the classifier naming nothing.
     var singleDigitClassifierConfidence = 0.5
+    /// A template match leading by less than ``classifierVetoLead`` stands only when the classifier names the same
+    /// value at least this sure.
+    var narrowTemplateBacking = 0.3
+    /// Tesseract's value is silenced by a classifier at least this sure of a longer value that holds it ("20" read
+    /// off a "120" whose thin "1" Tesseract lost, the classifier sure of 120 at 0.83–0.97: GTSDB, round 30).
+    var wholeNumberContradiction = 0.8
     var singleDigitTemplateLead = 0.15
     /// A disc is taken for another sign's legend when the classifier calls it "no speed value" by at least this
     /// margin and its tallest glyph is at most ``otherLegendHeightShare`` of the disc (see
@@ -98,6 +107,11 @@ struct RecogniserAgreement: Sendable, Equatable {
             if !tesseract.standardVariantAgrees && verdict?.value != decision.value { return nil }
             if decision.lastDigitFromShape, let verdict, let other = verdict.value, other != decision.value,
                 verdict.confidence >= shapeContradiction
+            {
+                return nil
+            }
+            if let verdict, let whole = verdict.value, verdict.confidence >= wholeNumberContradiction,
+                Self.value(decision.value, isPartOf: whole)
             {
                 return nil
             }
@@ -178,11 +192,25 @@ struct RecogniserAgreement: Sendable, Equatable {
         // frames); a clear match stands (a smeared "60" matched by 0.08 and 0.11, which the classifier could not
         // read: its guesses of 50 and 20 were coin tosses). SIGNS.md, round 22.
         if let other = verdict?.value, other != value, match.margin < classifierVetoLead { return nil }
+        // A narrow match needs a second recogniser behind it: the classifier naming the same value, or an unsure text
+        // line spelling it in part. On GTSDB's photographs (a set never tuned on) matches leading by 0.01–0.05 named
+        // an "80" 60 and 50 and a "100" 120 with neither: the classifier called those discs no speed value or named
+        // the value at 0.02–0.25, the text line read "?", "0" or nothing (SIGNS.md, round 30).
+        let classifierBacksIt = verdict?.value == value && (verdict?.confidence ?? 0) >= narrowTemplateBacking
+        if match.margin < classifierVetoLead, !classifierBacksIt, !textLineSpellsPart { return nil }
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
         reading.templateLead = match.margin
         reading.namedByTemplatesOnly = !textLineSpellsPart
         return reading
+    }
+
+    /// Whether `part`'s digits stand inside the longer `whole`'s ("20" in "120", "10" in "100"): what a reader that
+    /// lost a digit at either end reads.
+    static func value(_ part: Int, isPartOf whole: Int) -> Bool {
+        let partDigits = String(part)
+        let wholeDigits = String(whole)
+        return wholeDigits.count > partDigits.count && wholeDigits.contains(partDigits)
     }
 
     /// Whether a text-line read, at any confidence, starts with `value`'s first digit and goes on past the value's
