@@ -106,6 +106,43 @@ struct SpeedLimitStageTests {
         #expect(stage.currentLimit(at: .seconds(11)) == nil, "and expires")
     }
 
+    /// A sign the locator loses for longer than the tracker waits (a dark sign on GTSDB's photographs went unlocated
+    /// for 0.48 and 0.72 s) is found again as a new track; it is still one sign, written once. The next sign of the
+    /// same value, seconds later, is another.
+    @Test(arguments: [(Duration.milliseconds(720), 1), (Duration.milliseconds(1600), 2)])
+    func aSignLostForAWhileIsWrittenOnceAndTheNextOfItsValueAgain(gap: Duration, expectedEvents: Int) throws {
+        let set = try SignTestSet.shared.get()
+        let clip = try Self.clip("still_70", in: set)
+        let capture = try EventCapture()
+        let stage = SpeedLimitStage(events: capture.log)
+        let interval = SpeedLimitConfiguration.recommendedInterval
+        let empty = OwnedYUVImage(layout: .i420, width: clip.width, height: clip.height, fill: (110, 128, 128))
+        var pts = Duration.zero
+        func showSign(times: Int) throws {
+            for _ in 0..<times {
+                try set.forEachFrame(of: clip) { frame in
+                    _ = try stage.analyze(AnalysisFrame(
+                        pts: pts, frameIndex: frame.frameIndex, planes: frame.planes, sourceWidth: clip.width,
+                        sourceHeight: clip.height))
+                }
+                pts += interval
+            }
+        }
+        try showSign(times: 3)
+        let lastSeen = pts - interval
+        while pts < lastSeen + gap {
+            _ = try empty.withPlanes { planes in
+                try stage.analyze(AnalysisFrame(
+                    pts: pts, frameIndex: 0, planes: planes, sourceWidth: clip.width, sourceHeight: clip.height))
+            }
+            pts += interval
+        }
+        try showSign(times: 3)
+        stage.finish(at: pts)
+        let events = try capture.events()
+        #expect(events.map(\.value) == Array(repeating: 70, count: expectedEvents), "\(events)")
+    }
+
     /// A frame-accurate run (the frame path calls `resultsWillBeAwaited()`) starts Tesseract and the text-line model on
     /// their own thread before the first frame; the first candidate then takes them ready-made, and reads exactly as a
     /// stage that starts them on that candidate.
