@@ -303,21 +303,28 @@ def main():
                 record["name"] = crop["distractor"]
             approach(clip, rng, footage[scene], art, largest, blur, lighting, record)
             clips.append(clip.close())
-        # The footage alone: nothing may be read from it.
-        for scene, frames in footage.items():
-            height, width = frames.shape[1:3]
-            clip = ClipWriter(folder, f"background_{scene}", "distractor", width, height)
-            step = 2 if split == "dev" else 3
-            for index in range(1 if split == "dev" else 0, len(frames), step):
-                clip.add_frame(camera_roundtrip(frames[index].copy(), rng))
-            clips.append(clip.close())
-        manifest = {"generatorVersion": GENERATOR_VERSION, "seed": SEED, "gtsrbCommit": head, "split": split,
-                    "clips": clips}
-        with open(os.path.join(folder, "testset.json"), "w") as handle:
-            json.dump(manifest, handle, indent=1)
-        signs = sum(len(c["signs"]) for c in clips)
-        print(f"make-real-sign-set: {split}: {len(clips)} clips, {sum(c['frameCount'] for c in clips)} frames, "
-              f"{signs} signs in {folder}")
+        add_bare_footage(folder, footage, rng, clips, first=1 if split == "dev" else 0, step=2 if split == "dev" else 3)
+        manifest = {"generatorVersion": GENERATOR_VERSION, "seed": SEED, "gtsrbCommit": head, "split": split}
+        write_manifest(folder, manifest, clips, f"make-real-sign-set: {split}")
+
+
+def add_bare_footage(folder, footage, rng, clips, first=0, step=3):
+    """Appends to `clips` one clip per scene of the footage alone (every `step`-th frame from `first`): nothing may be
+    read from it."""
+    for scene, frames in footage.items():
+        height, width = frames.shape[1:3]
+        clip = ClipWriter(folder, f"background_{scene}", "distractor", width, height)
+        for index in range(first, len(frames), step):
+            clip.add_frame(camera_roundtrip(frames[index].copy(), rng))
+        clips.append(clip.close())
+
+
+def write_manifest(folder, manifest, clips, tool):
+    """Writes `folder`/testset.json (`manifest` with `clips`) and says what the set holds, as `tool`."""
+    with open(os.path.join(folder, "testset.json"), "w") as handle:
+        json.dump({**manifest, "clips": clips}, handle, indent=1)
+    signs = sum(len(c["signs"]) for c in clips)
+    print(f"{tool}: {len(clips)} clips, {sum(c['frameCount'] for c in clips)} frames, {signs} signs in {folder}")
 
 
 if __name__ == "__main__":

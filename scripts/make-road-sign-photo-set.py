@@ -109,20 +109,9 @@ def main():
             record["name"] = label["distractor"]
         real_set.approach(clip, rng, footage[scene], sign, largest, blur, "as photographed", record)
         clips.append(clip.close())
-    # The footage alone: nothing may be read from it.
-    for scene, frames in footage.items():
-        height, width = frames.shape[1:3]
-        clip = real_set.ClipWriter(folder, f"background_{scene}", "distractor", width, height)
-        for index in range(0, len(frames), 3):
-            clip.add_frame(real_set.camera_roundtrip(frames[index].copy(), rng))
-        clips.append(clip.close())
-    manifest = {"generatorVersion": GENERATOR_VERSION, "seed": SEED, "datasetCommit": head, "split": "heldout",
-                "clips": clips}
-    with open(os.path.join(folder, "testset.json"), "w") as handle:
-        json.dump(manifest, handle, indent=1)
-    signs = sum(len(c["signs"]) for c in clips)
-    print(f"make-road-sign-photo-set: {len(clips)} clips, {sum(c['frameCount'] for c in clips)} frames, "
-          f"{signs} signs in {folder}")
+    real_set.add_bare_footage(folder, footage, rng, clips)
+    manifest = {"generatorVersion": GENERATOR_VERSION, "seed": SEED, "datasetCommit": head, "split": "heldout"}
+    real_set.write_manifest(folder, manifest, clips, "make-road-sign-photo-set")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ struct RecentSigns {
     /// then found again as a new track and written twice (SIGNS.md, round 30) — while the next sign of the same value
     /// is seconds of driving away.
     static func maximumGap(trackTimeout: Duration) -> Duration { trackTimeout * 2.5 }
+
     private(set) var entries: [Entry] = []
     private static let capacity = 8
     private var nextID = 0

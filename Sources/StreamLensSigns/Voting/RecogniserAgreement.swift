@@ -55,13 +55,13 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// set matched 5 by 0.17–0.25 on eight frames, three of them with the classifier sure of 5 (0.81–0.90); the soft
     /// "30" that matched 5 (by 0.10) had the classifier naming nothing.
     var singleDigitClassifierConfidence = 0.5
+    var singleDigitTemplateLead = 0.15
     /// A template match leading by less than ``classifierVetoLead`` stands only when the classifier names the same
     /// value at least this sure.
     var narrowTemplateBacking = 0.3
     /// Tesseract's value is silenced by a classifier at least this sure of a longer value that holds it ("20" read
     /// off a "120" whose thin "1" Tesseract lost, the classifier sure of 120 at 0.83–0.97: GTSDB, round 30).
     var wholeNumberContradiction = 0.8
-    var singleDigitTemplateLead = 0.15
     /// A disc is taken for another sign's legend when the classifier calls it "no speed value" by at least this
     /// margin and its tallest glyph is at most ``otherLegendHeightShare`` of the disc (see
     /// ``showsAnotherLegend(classifier:legendHeightShare:)``).
