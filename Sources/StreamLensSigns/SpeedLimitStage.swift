@@ -88,7 +88,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             timeout: configuration.trackTimeout, maximumReads: configuration.maximumReadsPerSign,
             vote: configuration.vote)
         memory = SpeedLimitMemory(expiry: configuration.limitExpiry)
-        recentSigns = RecentSigns(maximumGap: RecentSigns.maximumGap(trackTimeout: configuration.trackTimeout))
+        recentSigns = RecentSigns(maximumGap: RecentSigns.allowedGap(trackTimeout: configuration.trackTimeout))
         usReader = configuration.profile.signShape == .whiteRectangle ? UsSignReader() : nil
         sightings.reserveCapacity(locator.maximumCandidates)
         closedTracks.reserveCapacity(8)

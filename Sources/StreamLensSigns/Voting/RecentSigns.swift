@@ -29,7 +29,7 @@ struct RecentSigns {
     /// longer than the tracker waits for it — on GTSDB's photographs an "80" and a "70" for 0.48 and 0.72 s, each
     /// then found again as a new track and written twice (SIGNS.md, round 30) — while the next sign of the same value
     /// is seconds of driving away.
-    static func maximumGap(trackTimeout: Duration) -> Duration { trackTimeout * 2.5 }
+    static func allowedGap(trackTimeout: Duration) -> Duration { trackTimeout * 2.5 }
 
     private(set) var entries: [Entry] = []
     private static let capacity = 8

@@ -187,17 +187,18 @@ struct RecogniserAgreement: Sendable, Equatable {
             else { return nil }
         }
         if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
-        // The classifier reads the same whole-disc picture independently: its likeliest value, however unsure,
-        // silences a narrow template match of another value (a soft, blown-up "30" matched 40 by 0.04–0.05 on three
-        // frames); a clear match stands (a smeared "60" matched by 0.08 and 0.11, which the classifier could not
-        // read: its guesses of 50 and 20 were coin tosses). SIGNS.md, round 22.
-        if let other = verdict?.value, other != value, match.margin < classifierVetoLead { return nil }
-        // A narrow match needs a second recogniser behind it: the classifier naming the same value, or an unsure text
-        // line spelling it in part. On GTSDB's photographs (a set never tuned on) matches leading by 0.01–0.05 named
-        // an "80" 60 and 50 and a "100" 120 with neither: the classifier called those discs no speed value or named
-        // the value at 0.02–0.25, the text line read "?", "0" or nothing (SIGNS.md, round 30).
-        let classifierBacksIt = verdict?.value == value && (verdict?.confidence ?? 0) >= narrowTemplateBacking
-        if match.margin < classifierVetoLead, !classifierBacksIt, !textLineSpellsPart { return nil }
+        // A clear match stands on its own (a smeared "60" matched by 0.08 and 0.11, which the classifier could not
+        // read: its guesses of 50 and 20 were coin tosses; SIGNS.md round 22). A narrow one needs a second recogniser
+        // behind it and none against it: the classifier naming the same value, or an unsure text line spelling it in
+        // part while the classifier's likeliest value, however unsure, is not another one (a soft, blown-up "30"
+        // matched 40 by 0.04–0.05, round 22). On GTSDB's photographs (a set never tuned on) matches leading by
+        // 0.01–0.05 named an "80" 60 and 50 and a "100" 120 with neither behind them: the classifier called those
+        // discs no speed value or named the value at 0.02–0.25, the text line read "?", "0" or nothing (round 30).
+        if match.margin < classifierVetoLead {
+            let classifierBacksIt = verdict?.value == value && (verdict?.confidence ?? 0) >= narrowTemplateBacking
+            let classifierNamesAnother = verdict?.value.map { $0 != value } ?? false
+            guard classifierBacksIt || (textLineSpellsPart && !classifierNamesAnother) else { return nil }
+        }
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
         reading.templateLead = match.margin
