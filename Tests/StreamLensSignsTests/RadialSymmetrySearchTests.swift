@@ -91,6 +91,51 @@ struct RadialSymmetrySearchTests {
         }
     }
 
+    /// A dark sign as GTSDB's photographs show them (round 31): a maroon ring only 3.5 V levels redder than a dim,
+    /// bluish-grey inside, on a bright scene. Its shape seeds it; the seed's own circle and the fitted edge fail the
+    /// inside check's 4-level bar, so only the resized circles' check (3 levels) confirms it.
+    @Test func aDarkMaroonRingRoundAGreyInsideIsLocatedByItsShape() {
+        let inside: (y: UInt8, u: UInt8, v: UInt8) = (46, 132, 125)
+        let ring: (y: UInt8, u: UInt8, v: UInt8) = (32, 130, 130)
+        let bright: (y: UInt8, u: UInt8, v: UInt8) = (150, 128, 128)
+        func candidates(symmetryChecks: Int, resizing: Bool) -> [RingCandidate] {
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: bright)
+            var locator = RedRingLocator()
+            locator.maximumContrastChecks = 0
+            locator.maximumSymmetryChecks = symmetryChecks
+            if !resizing { locator.seedRadiusShares = [] }
+            return image.withPlanes { planes in
+                RingContrastSearchTests.drawSign(planes, radius: 24, ring: ring, inside: inside)
+                locator.locate(in: planes)
+                return locator.candidates
+            }
+        }
+        #expect(candidates(symmetryChecks: 16, resizing: false).isEmpty)
+        _ = Self.locatedOnlyByShape(centerX: 150, centerY: 110, radius: 24) { symmetryChecks in
+            candidates(symmetryChecks: symmetryChecks, resizing: true)
+        }
+    }
+
+    /// A seed's circle 25 % too large (the radius its edges voted from is one of the search's few) sits outside the
+    /// ring: the circle is tried again at the ``RedRingLocator/seedRadiusShares`` and the ring found at its size.
+    @Test func aSeedWhoseRadiusIsOffIsResizedOntoTheRing() throws {
+        let inside: (y: UInt8, u: UInt8, v: UInt8) = (46, 132, 125)
+        let ring: (y: UInt8, u: UInt8, v: UInt8) = (32, 130, 130)
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: (150, 128, 128))
+        var locator = RedRingLocator()
+        let seedCircle = CircleFinder.Circle(x: 150, y: 110, radius: 30)
+        let (resized, unresized) = image.withPlanes { planes in
+            RingContrastSearchTests.drawSign(planes, radius: 24, ring: ring, inside: inside)
+            let resized = locator.resizedRing(around: seedCircle, planes: planes)
+            let unresized = locator.resizedSeedCheck.ring(around: seedCircle, in: planes)
+            return (resized, unresized)
+        }
+        #expect(unresized == nil)
+        let found = try #require(resized)
+        #expect(abs(found.radiusX - 24) <= 0.12 * 24, "\(found)")
+        #expect(found.isFaint)
+    }
+
     /// Expects what `located` (the candidates with that many shape-search seeds confirmed) finds of one ring at
     /// (`centerX`, `centerY`) of `radius`: nothing without the shape search, the ring alone with it (centre within 3
     /// px, radius within 20 %). Returns that candidate for further checks.

@@ -58,6 +58,10 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("SYMMETRY_FULL") { locator.symmetrySearch.fullVoteGradient = Int(value) }
         if let value = setting("SYMMETRY_CELL") { locator.symmetrySearch.smallestCell = Int(value) }
         if let value = setting("SYMMETRY_SCORE") { locator.symmetrySearch.minimumScore = value }
+        if let list = ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_SEED_RADIUS_SHARES"] {
+            locator.seedRadiusShares = list.split(separator: ",").compactMap { Double($0) }
+        }
+        if let value = setting("RESIZED_REDNESS") { locator.resizedSeedCheck.minimumRedness = value }
         if let value = setting("FIT_INLIERS") { locator.edgeFit.minimumInliers = Int(value) }
         if let value = setting("FIT_DROP") { locator.edgeFit.minimumDrop = value }
     }

@@ -25,7 +25,7 @@ import StreamLensCore
 /// ## Thread Safety
 /// Not synchronized: keeps its per-direction buffers between calls.
 struct InsideRelativeRingCheck {
-    var minimumRedness = 4.0
+    var minimumRedness: Double
     var minimumDarkening = 8.0
     /// 0.85, not ``CircleRingCheck``'s 0.7: on real sign-free footage 0.7 let 262 candidates through in 395 frames
     /// (0.85: 170; the red mask alone: 97) for 19 more of 1141 sign frames located.
@@ -35,6 +35,9 @@ struct InsideRelativeRingCheck {
     var minimumEdgeShare = 0.6
     /// Inner-to-outer radius of a sign's ring (DIN and Vienna-convention signs: about 0.78).
     var ringShare = 0.78
+    /// Whether every band, not only the middle one, must be even across its width (see ``band``): for circles tried
+    /// at sizes nothing measured, which can straddle the edge of a pane and the body around it.
+    var requiresEvenBand = false
 
     private static let directionCount = CircleRingCheck.directionCount
     private static let directions = CircleRingCheck.directions
@@ -44,8 +47,10 @@ struct InsideRelativeRingCheck {
 
     /// A check that wants the ring in `minimumDirectionShare` of the 16 directions (stricter ones judge circles
     /// that were moved or fitted rather than found).
-    init(minimumDirectionShare: Double = 0.85) {
+    init(minimumDirectionShare: Double = 0.85, minimumRedness: Double = 4, requiresEvenBand: Bool = false) {
         self.minimumDirectionShare = minimumDirectionShare
+        self.minimumRedness = minimumRedness
+        self.requiresEvenBand = requiresEvenBand
     }
 
     /// The ring `circle` (luma pixels of `planes`) is an edge or the middle of, or nil when no band makes a sign's
@@ -63,7 +68,7 @@ struct InsideRelativeRingCheck {
             guard
                 let ring = band(
                     centerX: circle.x, centerY: circle.y, outerRadius: outerRadius, ringShare: ringShare,
-                    even: isMiddle, in: planes),
+                    even: isMiddle || requiresEvenBand, in: planes),
                 ring.score > best?.score ?? -.infinity
             else { continue }
             best = ring

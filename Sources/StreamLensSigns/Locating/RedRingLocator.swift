@@ -29,7 +29,7 @@ import StreamLensCore
 ///
 /// 7. Rings no colour search proposes (greyish rings around greyish insides, dark signs against the sky, red rings
 ///    that shadows break into pieces) are sought by their luma edges alone (``RadialSymmetrySearch``) and confirmed
-///    like the contrast seeds.
+///    like the contrast seeds, or at a few sizes around the seed's (dark signs whose seed's radius is off).
 ///
 /// Whether the inside is a bright disc with dark digits is checked later, on luma, by ``DigitCropper``.
 ///
@@ -101,6 +101,18 @@ struct RedRingLocator {
     var symmetrySearch = RadialSymmetrySearch()
     /// Seeds of ``symmetrySearch`` confirmed per frame, highest first; 0 turns the search off.
     var maximumSymmetryChecks = 16
+    /// A shape seed's radius is the distance its edges voted from, one of the search's few radii, and often the
+    /// ring's other edge: on GTSDB's dark signs (maroon rings round grey insides) the seed sat on the sign, centred
+    /// within 2–4 px, with a radius 20–30 % off, so the inside check's bands missed the ring. When the seed's own
+    /// circle and the fitted edge both fail, its circle is tried at these shares of its radius, nearest first
+    /// (SIGNS.md round 31).
+    var seedRadiusShares = [0.9, 1.1, 0.8, 1.2, 0.7]
+    /// The check a resized seed's circle must pass: ``insideCheck`` with a ring only 3 V levels redder than its
+    /// inside, not 4 — the dark rings' own contrast (2.5–4 at their true circle) — and an even band whichever edge
+    /// the circle is taken for: a circle a little larger than a car's bluish window in a dark red body makes a band
+    /// half pane, half body, that "ends" in body. It judges only circles of seeds that are round in luma, where both
+    /// colour searches found nothing.
+    var resizedSeedCheck = InsideRelativeRingCheck(minimumRedness: 3, requiresEvenBand: true)
 
     /// The red mask of the last frame (``buildRedMask(planes:width:height:)``): 0, 1 (faintly red, redder than the
     /// scene) or 2 (red on its own), row-major at chroma resolution.
@@ -249,7 +261,8 @@ struct RedRingLocator {
     /// Round things found by their luma edges alone (``RadialSymmetrySearch``): rings too grey or too dark for the
     /// colour searches. Each of the first ``maximumSymmetryChecks`` seeds not already a candidate is confirmed as the
     /// colour seeds are, without a Hough transform: the seed's circle through ``insideCheck`` (as either edge of the
-    /// ring or its middle), else the ring's inner edge fitted around it (``fittedRing(near:radius:)``).
+    /// ring or its middle), else the ring's inner edge fitted around it (``fittedRing(near:radius:)``), else the seed's
+    /// circle resized (``resizedRing(around:planes:)``).
     ///
     /// It searches every frame: on every second one, re-checking the last seeds between, the second real-photo set
     /// located 783 instead of 897 of its 1141 sign frames (a sign moves and grows between analysed frames more than
@@ -264,12 +277,23 @@ struct RedRingLocator {
             let circle = CircleFinder.Circle(x: center.x, y: center.y, radius: radius)
             guard let ring = insideCheck.ring(around: circle, in: planes)
                 ?? fittedRing(near: center, radius: radius, planes: planes)
+                ?? resizedRing(around: circle, planes: planes)
             else { continue }
             // The sizes the red mask's rings must have: smaller is unreadable, larger is not a sign.
             guard ring.diameter >= minimumDiameter, ring.diameter <= Double(planes.y.height) * maximumDiameterShare
             else { continue }
             candidates.append(ring)
         }
+    }
+
+    /// The first of `circle`'s resized copies (``seedRadiusShares``) whose ring passes ``resizedSeedCheck``, or nil.
+    mutating func resizedRing(around circle: CircleFinder.Circle, planes: YUVPlanes) -> RingCandidate? {
+        for share in seedRadiusShares {
+            var resized = circle
+            resized.radius *= share
+            if let ring = resizedSeedCheck.ring(around: resized, in: planes) { return ring }
+        }
+        return nil
     }
 
     /// Whether a candidate already covers a seed at `center` with `radius` (luma pixels): its centre is within the
