@@ -10,6 +10,10 @@ struct RadialSymmetrySearchTests {
     static let neutralStreet: (y: UInt8, u: UInt8, v: UInt8) = (110, 128, 128)
     static let greyRing: (y: UInt8, u: UInt8, v: UInt8) = (70, 128, 128)
     static let whiteInside: (y: UInt8, u: UInt8, v: UInt8) = (175, 128, 128)
+    /// A dark sign as GTSDB photographs them: a maroon ring round a dim, bluish-grey inside, on a bright scene.
+    static let maroonRing: (y: UInt8, u: UInt8, v: UInt8) = (32, 130, 130)
+    static let darkInside: (y: UInt8, u: UInt8, v: UInt8) = (46, 132, 125)
+    static let brightScene: (y: UInt8, u: UInt8, v: UInt8) = (150, 128, 128)
 
     /// Seeds of the search alone on a 320 × 240 frame of `scene` drawn on by `draw`.
     static func seeds(
@@ -95,17 +99,14 @@ struct RadialSymmetrySearchTests {
     /// bluish-grey inside, on a bright scene. Its shape seeds it; the seed's own circle and the fitted edge fail the
     /// inside check's 4-level bar, so only the resized circles' check (3 levels) confirms it.
     @Test func aDarkMaroonRingRoundAGreyInsideIsLocatedByItsShape() {
-        let inside: (y: UInt8, u: UInt8, v: UInt8) = (46, 132, 125)
-        let ring: (y: UInt8, u: UInt8, v: UInt8) = (32, 130, 130)
-        let bright: (y: UInt8, u: UInt8, v: UInt8) = (150, 128, 128)
         func candidates(symmetryChecks: Int, resizing: Bool) -> [RingCandidate] {
-            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: bright)
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.brightScene)
             var locator = RedRingLocator()
             locator.maximumContrastChecks = 0
             locator.maximumSymmetryChecks = symmetryChecks
             if !resizing { locator.seedRadiusShares = [] }
             return image.withPlanes { planes in
-                RingContrastSearchTests.drawSign(planes, radius: 24, ring: ring, inside: inside)
+                RingContrastSearchTests.drawSign(planes, radius: 24, ring: Self.maroonRing, inside: Self.darkInside)
                 locator.locate(in: planes)
                 return locator.candidates
             }
@@ -119,13 +120,11 @@ struct RadialSymmetrySearchTests {
     /// A seed's circle 25 % too large (the radius its edges voted from is one of the search's few) sits outside the
     /// ring: the circle is tried again at the ``RedRingLocator/seedRadiusShares`` and the ring found at its size.
     @Test func aSeedWhoseRadiusIsOffIsResizedOntoTheRing() throws {
-        let inside: (y: UInt8, u: UInt8, v: UInt8) = (46, 132, 125)
-        let ring: (y: UInt8, u: UInt8, v: UInt8) = (32, 130, 130)
-        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: (150, 128, 128))
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.brightScene)
         var locator = RedRingLocator()
         let seedCircle = CircleFinder.Circle(x: 150, y: 110, radius: 30)
         let (resized, unresized) = image.withPlanes { planes in
-            RingContrastSearchTests.drawSign(planes, radius: 24, ring: ring, inside: inside)
+            RingContrastSearchTests.drawSign(planes, radius: 24, ring: Self.maroonRing, inside: Self.darkInside)
             let resized = locator.resizedRing(around: seedCircle, planes: planes)
             let unresized = locator.resizedSeedCheck.ring(around: seedCircle, in: planes)
             return (resized, unresized)
