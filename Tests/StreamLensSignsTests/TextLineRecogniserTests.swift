@@ -136,17 +136,18 @@ struct TextLineRecogniserTests {
     }
 }
 
-/// When Tesseract and the classifier decide nothing, a text-line read stands only if it is sure, valid and not
-/// contradicted by the standard crop's read.
+/// When Tesseract and the classifier decide nothing, a text-line read stands only if it is valid, not contradicted by
+/// the standard crop's read, and sure — or less sure with the classifier naming the same value.
 struct TextLineAgreementTests {
     let agreement = RecogniserAgreement()
 
     func decide(
-        _ text: String, _ confidence: Double, standardRead: SpeedReading? = nil
+        _ text: String, _ confidence: Double, standardRead: SpeedReading? = nil,
+        classifier: SpeedDiscClassifier.Verdict? = nil
     ) -> Int? {
         agreement.decide(
             textLine: TextLineRecogniser.Read(text: text, leastConfidence: confidence), profile: .europe,
-            standardRead: standardRead)?.value
+            standardRead: standardRead, classifier: classifier)?.value
     }
 
     @Test func theTextLinesOwnThresholdDecidesWhateverTheCandidatesMinimum() {
@@ -165,6 +166,22 @@ struct TextLineAgreementTests {
         #expect(decide("45", 0.99) == nil)
         #expect(decide("8?", 0.99) == nil)
         #expect(decide("", 0) == nil)
+    }
+
+    /// A dim GTSDB "120" (SIGNS.md round 32): the text line read "120" at 0.52–0.83 and the classifier named 120 at
+    /// 0.79–0.92 on five sightings, Tesseract finding too little contrast to read.
+    @Test func anUnsureReadStandsWhenTheClassifierNamesTheSameValue() {
+        let sure120 = SpeedDiscClassifier.Verdict(value: 120, confidence: 0.8)
+        #expect(decide("120", 0.6, classifier: sure120) == 120)
+        #expect(decide("120", 0.6) == nil)
+        // The classifier unsure, naming another value or no speed value; the read too unsure even so.
+        #expect(decide("120", 0.6, classifier: SpeedDiscClassifier.Verdict(value: 120, confidence: 0.6)) == nil)
+        #expect(decide("120", 0.6, classifier: SpeedDiscClassifier.Verdict(value: 100, confidence: 0.95)) == nil)
+        #expect(decide("120", 0.6, classifier: SpeedDiscClassifier.Verdict(value: nil, confidence: 0.95)) == nil)
+        #expect(decide("120", 0.4, classifier: sure120) == nil)
+        // The standard crop's read of another value still silences it.
+        #expect(
+            decide("120", 0.6, standardRead: SpeedReading(value: 20, confidence: 0.6), classifier: sure120) == nil)
     }
 
     @Test func theStandardCropReadingAnotherValueSilencesIt() {
