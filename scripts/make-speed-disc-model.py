@@ -8,10 +8,9 @@ percentile is black and its 97th white (`DigitCropper.classifierImage`). Here th
 value in a road font (fonts-opendin's OSP-DIN, fonts-roadgeek's RG2014 series), then made to look like what a dashcam
 sees of a real sign: rendered at 9…60 px and blown up, focus blur, a smear of any direction and length (up to a fifth
 of the disc), grey and shaded interiors, low contrast, dim discs (a grey inside whose digits are 8…35 levels darker,
-as on backlit or shaded signs), dark ring remains at the rim (all round, or crescents at the sides), noise of the
-small picture blown up into blotches, fine noise, JPEG, scale, position, rotation and squeeze jitter. Classes: "none"
-(blank discs, other numbers, weights and widths, letters, bars) and every European speed value (5, 10…130), in
-`SpeedDiscClassifier.classValues` order.
+as on backlit or shaded signs), dark ring remains at the rim (all round, or crescents at the sides), noise of the small
+picture blown up into blotches, fine noise, JPEG, scale, position, rotation and squeeze jitter. Classes: "none" (blank discs, other numbers, weights and widths, letters, bars) and every
+European speed value (5, 10…130), in `SpeedDiscClassifier.classValues` order.
 
 Network (input 1 × 1 × 32 × 32: the picture resized with INTER_AREA, values 0…1): three blocks of a 3 × 3
 convolution, batch normalisation, ReLU and 2 × 2 max pooling (16, 32, 32 channels), a 64-unit layer, 15 outputs
