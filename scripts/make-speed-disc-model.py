@@ -7,9 +7,8 @@ flattened, the ring's red samples and everything outside the disc white, stretch
 percentile is black and its 97th white (`DigitCropper.classifierImage`). Here that picture is drawn directly: a
 value in a road font (fonts-opendin's OSP-DIN, fonts-roadgeek's RG2014 series), then made to look like what a dashcam
 sees of a real sign: rendered at 9…60 px and blown up, focus blur, a smear of any direction and length (up to a fifth
-of the disc), grey and shaded interiors, low contrast, dim discs (a grey inside whose digits are 8…35 levels darker,
-as on backlit or shaded signs), dark ring remains at the rim (all round, or crescents at the sides), noise of the small
-picture blown up into blotches, fine noise, JPEG, scale, position, rotation and squeeze jitter. Classes: "none" (blank discs, other numbers, weights and widths, letters, bars) and every
+of the disc), grey and shaded interiors, low contrast, dark ring remains at the rim, noise, JPEG, scale, position,
+rotation and squeeze jitter. Classes: "none" (blank discs, other numbers, weights and widths, letters, bars) and every
 European speed value (5, 10…130), in `SpeedDiscClassifier.classValues` order.
 
 Network (input 1 × 1 × 32 × 32: the picture resized with INTER_AREA, values 0…1): three blocks of a 3 × 3
@@ -45,7 +44,6 @@ SIDE = 32  # the network's input, as speed_disc_classifier.cpp feeds it
 TRAINING_SEED = 20261127
 SAMPLES_PER_CLASS = 2000  # "none" gets twice as many: it covers many shapes
 EPOCHS = 14
-DIM_SHARE = 0.3  # share of samples drawn as dim signs (SIGNS.md round 32)
 NEGATIVE_TEXTS = ["35", "55", "25", "45", "65", "15", "75", "85", "95", "7,5t", "3,5t", "2,8m", "12t", "6t", "3m",
                   "1", "2", "3", "4", "6", "7", "8", "9", "0", "00", "05", "140", "150", "200", "A", "P", "STOP", "km",
                   "3,8", "4m", "t", "E", "H", ""]
@@ -117,13 +115,8 @@ def degraded(renderer, rng, text, bar=False):
     matrix[0, :] *= squeeze
     matrix[0, 2] += side / 2 * (1 - squeeze)
     ink = cv2.warpAffine(ink, matrix, (side, side))
-    if rng.random() < DIM_SHARE:
-        # A dim sign (backlit, in shade): a grey inside of luma 25…110 whose digits are only 8…35 levels darker.
-        paper = rng.uniform(25, 110)
-        dark = paper - rng.uniform(8, min(35, paper))
-    else:
-        paper = rng.uniform(110, 255)
-        dark = rng.uniform(0, max(1, paper - rng.uniform(25, 200)))
+    paper = rng.uniform(110, 255)
+    dark = rng.uniform(0, max(1, paper - rng.uniform(25, 200)))
     picture = paper - (paper - dark) * ink
     gradient = np.linspace(-1, 1, side, dtype=np.float32)
     direction = rng.uniform(0, 2 * np.pi)
@@ -133,16 +126,9 @@ def degraded(renderer, rng, text, bar=False):
         yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
         radius = np.hypot(xx - side / 2 + 0.5, yy - side / 2 + 0.5) / (side / 2)
         start = rng.uniform(0.84, 0.97)
-        rim = radius > start
-        if rng.random() < 0.5:
-            # Only the sides of the ring show (a circle a little narrower than the sign): dark crescents left and
-            # right, as on GTSDB's dim signs.
-            rim &= np.abs(xx - side / 2) > side / 2 * rng.uniform(0.5, 0.8)
-        picture = np.where(rim, picture * rng.uniform(0.1, 0.85), picture)
+        picture = np.where(radius > start, picture * rng.uniform(0.35, 0.85), picture)
     resolution = int(rng.uniform(9, 60))
     picture = cv2.resize(picture, (resolution, resolution), interpolation=cv2.INTER_AREA)
-    # Noise of the small picture the camera took, blown up with it into blotches.
-    picture += rng.normal(0, rng.uniform(0, min(3, (paper - dark) / 6)), picture.shape).astype(np.float32)
     picture = cv2.resize(picture, (CANVAS, CANVAS), interpolation=cv2.INTER_LINEAR)
     kind = rng.random()
     if kind < 0.35:
@@ -158,8 +144,7 @@ def degraded(renderer, rng, text, bar=False):
         picture = cv2.filter2D(picture, -1, kernel)
         if rng.random() < 0.3:
             picture = cv2.GaussianBlur(picture, (0, 0), rng.uniform(0.3, 1.5))
-    # Fine noise at most a quarter of the digits' contrast: beyond that a dim disc holds nothing to read.
-    picture += rng.normal(0, rng.uniform(0, min(7, (paper - dark) / 4)), picture.shape).astype(np.float32)
+    picture += rng.normal(0, rng.uniform(0, 7), picture.shape).astype(np.float32)
     if rng.random() < 0.5:
         ok, encoded = cv2.imencode(".jpg", np.clip(picture, 0, 255).astype(np.uint8),
                                    [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
