@@ -48,7 +48,7 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// A text-line read less sure than ``textLineConfidence`` but at least this sure stands when the classifier names
     /// the same value at least ``classifierConfidence`` sure: two recognisers that look at the disc differently (a
     /// line of characters, a whole picture) agreeing exactly. On GTSDB's dark signs, where Tesseract often finds too
-    /// little contrast to read at all, the two named the same value so on 72 sightings, all of them right, 17 of them
+    /// little contrast to read at all, the two named the same value so on 69 sightings, all of them right, 12 of them
     /// decided by nothing else (SIGNS.md round 32).
     var textLineWithClassifierConfidence = 0.5
     /// Least normalised cross-correlation of a disc with its best template for the match to count.
