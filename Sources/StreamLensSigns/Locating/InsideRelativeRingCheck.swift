@@ -37,7 +37,7 @@ struct InsideRelativeRingCheck {
     var ringShare = 0.78
     /// Whether every band, not only the middle one, must be even across its width (see ``band``): for circles tried
     /// at sizes nothing measured, which can straddle the edge of a pane and the body around it.
-    var requiresEvenBand = false
+    var requiresEvenBand: Bool
 
     private static let directionCount = CircleRingCheck.directionCount
     private static let directions = CircleRingCheck.directions

@@ -166,7 +166,7 @@ struct RecogniserAgreement: Sendable, Equatable {
         else { return nil }
         if read.leastConfidence < textLineConfidence {
             // Unsure alone, but the classifier, which looks at the disc another way, names the same value.
-            guard let verdict, verdict.value == reading.value, verdict.confidence >= classifierConfidence else {
+            guard let verdict, Self.classifier(verdict, names: reading.value, atLeast: classifierConfidence) else {
                 return nil
             }
             reading.confidence = verdict.confidence
@@ -196,7 +196,7 @@ struct RecogniserAgreement: Sendable, Equatable {
         }
         if let textLine, Self.text(textLine.text, runsPast: value) { return nil }
         if value < 10 {
-            guard let verdict, verdict.value == value, verdict.confidence >= singleDigitClassifierConfidence,
+            guard Self.classifier(verdict, names: value, atLeast: singleDigitClassifierConfidence),
                 match.margin >= singleDigitTemplateLead
             else { return nil }
         }
@@ -209,7 +209,7 @@ struct RecogniserAgreement: Sendable, Equatable {
         // 0.01–0.05 named an "80" 60 and 50 and a "100" 120 with neither behind them: the classifier called those
         // discs no speed value or named the value at 0.02–0.25, the text line read "?", "0" or nothing (round 30).
         if match.margin < classifierVetoLead {
-            let classifierBacksIt = verdict?.value == value && (verdict?.confidence ?? 0) >= narrowTemplateBacking
+            let classifierBacksIt = Self.classifier(verdict, names: value, atLeast: narrowTemplateBacking)
             let classifierNamesAnother = verdict?.value.map { $0 != value } ?? false
             guard classifierBacksIt || (textLineSpellsPart && !classifierNamesAnother) else { return nil }
         }
@@ -218,6 +218,14 @@ struct RecogniserAgreement: Sendable, Equatable {
         reading.templateLead = match.margin
         reading.namedByTemplatesOnly = !textLineSpellsPart
         return reading
+    }
+
+    /// Whether the classifier's verdict names `value` at least `confidence` sure.
+    static func classifier(
+        _ verdict: SpeedDiscClassifier.Verdict?, names value: Int, atLeast confidence: Double
+    ) -> Bool {
+        guard let verdict else { return false }
+        return verdict.value == value && verdict.confidence >= confidence
     }
 
     /// Whether `part`'s digits stand inside the longer `whole`'s ("20" in "120", "10" in "100"): what a reader that
