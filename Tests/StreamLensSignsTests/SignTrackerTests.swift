@@ -85,6 +85,25 @@ struct SignTrackerTests {
         #expect(approached.openTracks.first?.sightings == 3)
     }
 
+    /// A dark ring whose inside alone was located (51 px) and then the whole ring (84 px, nearly the same centre): one
+    /// sign. Its reads were split between two tracks and neither confirmed (GTSDB, SIGNS.md round 33).
+    @Test func aSignLocatedAtItsRingsInnerEdgeThenItsOuterOneIsOneTrack() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .zero, sightings: [Self.sighting(x: 100, y: 50, size: 50)], closed: &closed)
+        // 1.66× larger, its centre 3 px off: the outer edge of the same ring.
+        tracker.update(
+            pts: .milliseconds(80), sightings: [Self.sighting(x: 86, y: 39, size: 83, value: nil)], closed: &closed)
+        #expect(tracker.openTracks.count == 1)
+        #expect(tracker.openTracks.first?.sightings == 2)
+        // As large, but a quarter of its size off centre (the rear window of the test above): another ring.
+        var beside = Self.makeTracker()
+        beside.update(pts: .zero, sightings: [Self.sighting(x: 100, y: 50, size: 50)], closed: &closed)
+        beside.update(
+            pts: .milliseconds(80), sightings: [Self.sighting(x: 95, y: 45, size: 83, value: nil)], closed: &closed)
+        #expect(beside.openTracks.count == 2)
+    }
+
     /// On an x264 encode of a generated clip, a passed "50" was continued by a van's rear window where it had been,
     /// 0.4 s after its last sighting and again 0.48 s after that: the box was drawn on the window and the event ended
     /// 0.9 s late. (A sign missed for five analysed frames and seen again is still one sign: that is not changed.)

@@ -27,6 +27,11 @@ public struct BoundingBox: Sendable, Equatable, Hashable, Codable {
         return union > 0 ? intersection / union : 0
     }
 
+    /// Whether `other` lies wholly inside this box (edges may touch).
+    public func contains(_ other: BoundingBox) -> Bool {
+        x <= other.x && y <= other.y && maxX >= other.maxX && maxY >= other.maxY
+    }
+
     /// The box scaled by `sx`, `sy` (from analysis-frame to source-frame coordinates, for example).
     public func scaled(x sx: Double, y sy: Double) -> BoundingBox {
         BoundingBox(x: x * sx, y: y * sy, width: width * sx, height: height * sy)

@@ -226,6 +226,11 @@ struct SignTrack: Sendable {
         return point.x >= box.x && point.x <= box.x + box.width && point.y >= box.y && point.y <= box.y + box.height
     }
 
+    /// Centre offset, relative to the larger box, under which two nested boxes are taken for one ring's two edges.
+    /// A sign drifts about a tenth of its size between analysed frames; the window that a passed sign was once
+    /// followed onto held its box a quarter of its size off centre (``SignTrackerTests``).
+    static let ringEdgesCentreOffset = 0.15
+
     /// How well a ring at `box` continues this track: nil when it cannot be the same sign, else a cost (lower is
     /// better): the centre distance relative to the sign's size.
     func associationCost(to box: BoundingBox) -> Double? {
@@ -233,13 +238,17 @@ struct SignTrack: Sendable {
         let newSize = max(box.width, box.height)
         guard size > 0, newSize > 0 else { return nil }
         let growth = newSize / size
-        // An approached sign grows under 30 % between analysed frames even close up; a sign that left the view was
-        // followed onto a rear window 2× its size (a QA sweep). After missed frames it may have grown more.
-        let maximumGrowth = missedSinceLastSeen == 0 ? 1.5 : 2
-        guard growth > 1 / maximumGrowth, growth < maximumGrowth else { return nil }
         let dx = box.center.x - lastAnalysisBox.center.x
         let dy = box.center.y - lastAnalysisBox.center.y
         let distance = (dx * dx + dy * dy).squareRoot() / max(size, newSize)
+        // An approached sign grows under 30 % between analysed frames even close up; a sign that left the view was
+        // followed onto a rear window 2× its size (a QA sweep). After missed frames it may have grown more; so may
+        // the same sign located at its ring's inner edge on one frame and its outer edge on the next — one box holds
+        // the other round nearly the same centre (a dark GTSDB "120" at 51 px, then 84, centres a tenth apart).
+        let ringEdges = distance < Self.ringEdgesCentreOffset
+            && (box.contains(lastAnalysisBox) || lastAnalysisBox.contains(box))
+        let maximumGrowth = missedSinceLastSeen == 0 && !ringEdges ? 1.5 : 2
+        guard growth > 1 / maximumGrowth, growth < maximumGrowth else { return nil }
         // A sign moves less than one and a half of its sizes between analysed frames (a small sign drifting out at the
         // side of the view moves more than its own width in 80 ms); overlapping boxes always qualify.
         guard distance < 1.5 || lastAnalysisBox.intersectionOverUnion(box) > 0.1 else { return nil }
