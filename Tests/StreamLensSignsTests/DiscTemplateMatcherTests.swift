@@ -180,6 +180,27 @@ struct DiscTemplateMatcherTests {
         #expect(decide(60, score: 0.74, margin: agreement.classifierVetoLead, classifier: .init(value: nil, confidence: 0.38)) == 60)
     }
 
+    /// A match the classifier names too is two recognisers' value, not the templates' alone: two such reads confirm
+    /// a sign, as other reads do. A dark GTSDB "120" matched and classified 120 (0.33–0.61) on two sightings was
+    /// left unconfirmed, waiting for a third template read (with a retrained classifier, SIGNS.md round 33).
+    @Test func aMatchTheClassifierNamesTooIsNotTheTemplatesAlone() {
+        let agreement = RecogniserAgreement()
+        func templatesOnly(_ value: Int, classifier: SpeedDiscClassifier.Verdict?) -> Bool? {
+            agreement.decide(
+                templates: DiscTemplateMatcher.Match(value: value, score: 0.7, margin: 0.03),
+                textLine: nil, profile: .europe, standardRead: nil, classifier: classifier
+            )?.namedByTemplatesOnly
+        }
+        #expect(templatesOnly(120, classifier: .init(value: 120, confidence: 0.33)) == false)
+        // Too unsure a classifier does not back a narrow match at all.
+        #expect(templatesOnly(120, classifier: .init(value: 120, confidence: 0.2)) == nil)
+        // A clear match the classifier does not name stands, as the templates' alone.
+        let clear = agreement.decide(
+            templates: DiscTemplateMatcher.Match(value: 120, score: 0.7, margin: agreement.classifierVetoLead),
+            textLine: nil, profile: .europe, standardRead: nil, classifier: .init(value: nil, confidence: 0.4))
+        #expect(clear?.namedByTemplatesOnly == true)
+    }
+
     @Test func anUnsureTextLineThatSpellsTheValueInPartBacksTheMatch() {
         let agreement = RecogniserAgreement()
         func templatesOnly(_ value: Int, textLine text: String?) -> Bool? {

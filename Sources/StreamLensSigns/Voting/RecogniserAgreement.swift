@@ -23,7 +23,8 @@
 ///   less than that stands only when the classifier names the same value ``narrowTemplateBacking`` sure, or an
 ///   unsure text-line read spells it in part (round 30).
 ///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
-///   read spells it in part (``text(_:partlySpells:)``, round 12).
+///   read spells it in part (``text(_:partlySpells:)``, round 12) or the classifier names it too, at least
+///   ``narrowTemplateBacking`` sure (round 33).
 ///   Nor does it stand when the text line's read starts like the value and runs on past it (``text(_:runsPast:)``:
 ///   "12?" on a "12t" weight limit, round 28).
 ///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
@@ -208,15 +209,15 @@ struct RecogniserAgreement: Sendable, Equatable {
         // matched 40 by 0.04–0.05, round 22). On GTSDB's photographs (a set never tuned on) matches leading by
         // 0.01–0.05 named an "80" 60 and 50 and a "100" 120 with neither behind them: the classifier called those
         // discs no speed value or named the value at 0.02–0.25, the text line read "?", "0" or nothing (round 30).
+        let classifierBacksIt = Self.classifier(verdict, names: value, atLeast: narrowTemplateBacking)
         if match.margin < classifierVetoLead {
-            let classifierBacksIt = Self.classifier(verdict, names: value, atLeast: narrowTemplateBacking)
             let classifierNamesAnother = verdict?.value.map { $0 != value } ?? false
             guard classifierBacksIt || (textLineSpellsPart && !classifierNamesAnother) else { return nil }
         }
         if let textLine, textLine.leastConfidence >= textLineConfidence, textLine.text != String(value) { return nil }
         var reading = SpeedReading(value: value, confidence: match.score)
         reading.templateLead = match.margin
-        reading.namedByTemplatesOnly = !textLineSpellsPart
+        reading.namedByTemplatesOnly = !textLineSpellsPart && !classifierBacksIt
         return reading
     }
 
