@@ -91,12 +91,12 @@ struct SignTrackerTests {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []
         tracker.update(pts: .zero, sightings: [Self.sighting(x: 100, y: 50, size: 50)], closed: &closed)
-        // 1.66× larger, its centre 3 px off: the outer edge of the same ring.
+        // 1.66× larger, its centre 6 px (0.07 of it) off: the outer edge of the same ring.
         tracker.update(
             pts: .milliseconds(80), sightings: [Self.sighting(x: 86, y: 39, size: 83, value: nil)], closed: &closed)
         #expect(tracker.openTracks.count == 1)
         #expect(tracker.openTracks.first?.sightings == 2)
-        // As large, but a quarter of its size off centre (the rear window of the test above): another ring.
+        // As large, a fifth of its size off centre (the rear window above sat a quarter off): another ring.
         var beside = Self.makeTracker()
         beside.update(pts: .zero, sightings: [Self.sighting(x: 100, y: 50, size: 50)], closed: &closed)
         beside.update(
