@@ -228,7 +228,8 @@ struct SignTrack: Sendable {
 
     /// Centre offset, relative to the larger box, under which two nested boxes are taken for one ring's two edges.
     /// A sign drifts about a tenth of its size between analysed frames; the window that a passed sign was once
-    /// followed onto held its box a quarter of its size off centre (``SignTrackerTests``).
+    /// followed onto held its box a quarter of its size off centre
+    /// (`SignTrackerTests.aRingHalfAgainLargerInTheNextFrameIsAnotherSign`).
     static let ringEdgesCentreOffset = 0.15
 
     /// How well a ring at `box` continues this track: nil when it cannot be the same sign, else a cost (lower is
