@@ -42,8 +42,11 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     public private(set) var textLineModelProblem: String?
     private var textLineModelResolved = false
     private var textLine: TextLineRecogniser?
-    /// The engines loading on their own thread, from ``startReadersInBackground()`` until the first read takes them.
+    /// The engines loading on their own thread, from ``startReadersInBackground()`` until the first read or
+    /// ``finish(at:)`` takes them.
     private var loadingEngines: ReaderEngines?
+    /// Whether engines started in background have not been taken yet (their thread may still be loading).
+    var readerEnginesUntaken: Bool { loadingEngines != nil }
     /// When the reader's engines (Tesseract, the text-line model) were started, for reports: their memory is spent
     /// from then on.
     public enum EnginesStart: String, Sendable {
@@ -228,6 +231,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     }
 
     public func finish(at pts: Duration) {
+        // Engines still loading in background are waited for (local files: it ends): the program may exit right after
+        // a short clip, and exit tears down OpenCV's layer registry under a model load still using it (a crash).
+        takeLoadedEngines()
         closedTracks.removeAll(keepingCapacity: true)
         tracker.closeAll(into: &closedTracks)
         settleClosedTracks(at: nil)

@@ -175,6 +175,19 @@ struct SpeedLimitStageTests {
         }
     }
 
+    /// A clip too short for the engines to finish loading in background (ten frames without a sign): the run ends and
+    /// the program exits while OpenCV still parses the text-line model, and exit's teardown of OpenCV's layer
+    /// registry crashed that load one run in about fifteen. Finishing the stage waits for the load.
+    @Test func finishingWaitsForEnginesStillLoadingInBackground() throws {
+        let stage = SpeedLimitStage(events: try EventCapture().log)
+        try stage.prepare()
+        stage.resultsWillBeAwaited()
+        #expect(stage.readerEnginesUntaken)
+        stage.finish(at: .zero)
+        #expect(!stage.readerEnginesUntaken, "the loading thread is done before the stage reports finished")
+        #expect(stage.enginesStart == .inBackground)
+    }
+
     /// A second pass over the same frames (a loop, a seek back, recordings joined end to end whose times restart)
     /// writes its signs again: they were taken for pieces of the first pass's signs, whose times and places match.
     @Test func aReplayedClipWritesItsSignsAgain() throws {
