@@ -39,6 +39,23 @@ struct SignTrackerTests {
         #expect(track.confirmedAt == .milliseconds(80), "two agreeing reads by the second frame")
     }
 
+    /// A larger ring beside a sign (0.8 of its size away, the sightings coming largest first) could take the sign's
+    /// track while the sign itself, barely moved, opened another: a dark GTSDB "120", confirmed by then, went on with
+    /// the ring beside it. Each track takes its closest sighting.
+    @Test func aSignKeepsItsTrackWhenALargerRingAppearsBesideIt() {
+        var tracker = Self.makeTracker()
+        var closed: [SignTrack] = []
+        tracker.update(pts: .zero, sightings: [Self.sighting(x: 100, size: 40, value: 80)], closed: &closed)
+        let beside = Self.sighting(x: 130, y: 20, size: 56, value: nil)
+        let sign = Self.sighting(x: 102, size: 42, value: 80)
+        #expect(tracker.openTracks[0].associationCost(to: beside.analysisBox) != nil, "the ring could continue it")
+        tracker.update(pts: .milliseconds(80), sightings: [beside, sign], closed: &closed)
+        #expect(tracker.openTracks.count == 2)
+        let first = tracker.openTracks.first { $0.id == 1 }
+        #expect(first?.lastAnalysisBox == sign.analysisBox)
+        #expect(first?.reads.map(\.value) == [80, 80] && first?.confirmedValue == 80)
+    }
+
     @Test func twoSignsSideBySideAreTwoTracks() {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []

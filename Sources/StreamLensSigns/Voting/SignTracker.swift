@@ -43,6 +43,10 @@ struct SignTracker {
     private(set) var openTracks: [SignTrack] = []
     private var nextID = 1
     private var claimed: [Bool] = []
+    /// Every (sighting, track) pair that may be one sign, with its cost, for one frame's assignment.
+    private var pairs: [(sighting: Int, track: Int, cost: Double)] = []
+    /// The track each sighting of the frame continues; nil: none.
+    private var continued: [Int?] = []
 
     init(timeout: Duration, maximumReads: Int, vote: SignVote) {
         precondition(timeout > .zero, "track timeout must be positive")
@@ -52,25 +56,27 @@ struct SignTracker {
         self.vote = vote
         openTracks.reserveCapacity(16)
         claimed.reserveCapacity(16)
+        pairs.reserveCapacity(64)
+        continued.reserveCapacity(16)
     }
 
     /// Whether a ring at `box` is worth reading: false when it continues a track whose reads are complete, or one
     /// that reads nothing and has not grown since its last read (``SignTrack/wantsRead(at:)``).
     func wantsRead(at box: BoundingBox) -> Bool {
-        guard let index = bestTrack(for: box, excluding: nil) else { return true }
+        guard let index = bestTrack(for: box) else { return true }
         return openTracks[index].wantsRead(at: box)
     }
 
     /// Whether a ring at `box` would continue a confirmed sign that the last analysed frame did not show: such a ring
     /// must look like a speed sign to continue it (``SignTrack/NoSpeedValue``).
     func wouldResumeConfirmedSign(at box: BoundingBox) -> Bool {
-        guard let index = bestTrack(for: box, excluding: nil) else { return false }
+        guard let index = bestTrack(for: box) else { return false }
         return openTracks[index].confirmedValue != nil && openTracks[index].missedSinceLastSeen > 0
     }
 
     /// Whether a plate at `box` continues a track whose words were already read as "SPEED LIMIT".
     func wordsSayLimit(at box: BoundingBox) -> Bool {
-        guard let index = bestTrack(for: box, excluding: nil) else { return false }
+        guard let index = bestTrack(for: box) else { return false }
         return openTracks[index].wordsSayLimit
     }
 
@@ -79,25 +85,21 @@ struct SignTracker {
     mutating func update(pts: Duration, sightings: [SignSighting], closed: inout [SignTrack]) {
         // A timestamp that jumps backwards (a loop, a new segment) ends every track.
         if openTracks.contains(where: { $0.lastSeen > pts }) { closeAll(into: &closed) }
-        claimed.removeAll(keepingCapacity: true)
-        claimed.append(contentsOf: repeatElement(false, count: openTracks.count))
-        for sighting in sightings {
-            if let index = bestTrack(for: sighting.analysisBox, excluding: claimed, continuedBy: sighting) {
-                claimed[index] = true
-                openTracks[index].record(sighting, pts: pts)
-            } else if isSecondRing(sighting.analysisBox, claimed: claimed) {
-                // The same sign seen twice in one frame (its ring's inner and outer edge, or two cues): one sign, one
-                // track — a second track would write a second event.
-                continue
-            } else {
-                var track = SignTrack(
-                    id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
-                    readCapacity: maximumReads)
-                track.record(sighting, pts: pts)
-                nextID += 1
-                openTracks.append(track)
-                claimed.append(true)
-            }
+        assignSightingsToTracks(sightings)
+        for (sightingIndex, sighting) in sightings.enumerated() {
+            if let index = continued[sightingIndex] { openTracks[index].record(sighting, pts: pts) }
+        }
+        for (sightingIndex, sighting) in sightings.enumerated() where continued[sightingIndex] == nil {
+            // The same sign seen twice in one frame (its ring's inner and outer edge, or two cues): one sign, one
+            // track — a second track would write a second event.
+            if isSecondRing(sighting.analysisBox, claimed: claimed) { continue }
+            var track = SignTrack(
+                id: nextID, pts: pts, analysisBox: sighting.analysisBox, sourceBox: sighting.sourceBox,
+                readCapacity: maximumReads)
+            track.record(sighting, pts: pts)
+            nextID += 1
+            openTracks.append(track)
+            claimed.append(true)
         }
         let timeout = self.timeout
         // A frame that ends a track (past its timeout) is not one in which it was missed.
@@ -113,6 +115,32 @@ struct SignTracker {
             if let decision = vote.decide(reads: openTracks[index].reads, sightings: nil) {
                 openTracks[index].confirm(decision.reading.value, at: pts)
             }
+        }
+    }
+
+    /// Pairs the frame's sightings with open tracks, the closest pair first (``SignTrack/associationCost(to:)``), each
+    /// track and sighting at most once: fills ``continued`` and marks the tracks taken in ``claimed``. Taking the
+    /// sightings in turn, the largest first, let a large ring beside a sign take the sign's track — a dark GTSDB "120"
+    /// confirmed by then went on with the ring next to it, 0.8 of its size away, and the sign itself went to an older
+    /// track — where the sign's own ring, a tenth of its size away, was the closer pair.
+    private mutating func assignSightingsToTracks(_ sightings: [SignSighting]) {
+        claimed.removeAll(keepingCapacity: true)
+        claimed.append(contentsOf: repeatElement(false, count: openTracks.count))
+        continued.removeAll(keepingCapacity: true)
+        continued.append(contentsOf: repeatElement(nil, count: sightings.count))
+        pairs.removeAll(keepingCapacity: true)
+        for (sightingIndex, sighting) in sightings.enumerated() {
+            for trackIndex in openTracks.indices where openTracks[trackIndex].mayResume(with: sighting) {
+                if let cost = openTracks[trackIndex].associationCost(to: sighting.analysisBox) {
+                    pairs.append((sightingIndex, trackIndex, cost))
+                }
+            }
+        }
+        // Ties keep the sightings' order (the largest first), as taking them in turn did.
+        pairs.sort { ($0.cost, $0.sighting) < ($1.cost, $1.sighting) }
+        for pair in pairs where continued[pair.sighting] == nil && !claimed[pair.track] {
+            continued[pair.sighting] = pair.track
+            claimed[pair.track] = true
         }
     }
 
@@ -167,13 +195,10 @@ struct SignTracker {
         }
     }
 
-    /// The open track nearest `box` (``SignTrack/associationCost(to:)``), passing over claimed ones and, given the
-    /// sighting, tracks it may not continue (``SignTrack/mayResume(with:)``).
-    private func bestTrack(for box: BoundingBox, excluding claimed: [Bool]?, continuedBy sighting: SignSighting? = nil) -> Int? {
+    /// The open track nearest `box` (``SignTrack/associationCost(to:)``).
+    private func bestTrack(for box: BoundingBox) -> Int? {
         var best: (index: Int, cost: Double)?
         for index in openTracks.indices {
-            if let claimed, index < claimed.count, claimed[index] { continue }
-            if let sighting, !openTracks[index].mayResume(with: sighting) { continue }
             guard let cost = openTracks[index].associationCost(to: box) else { continue }
             if best == nil || cost < best!.cost { best = (index, cost) }
         }
