@@ -205,6 +205,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
             }
             var sighting = SignSighting(
                 analysisBox: box, sourceBox: box.scaled(x: scale.x, y: scale.y), reading: reading, wasRead: wasRead)
+            if wasRead { sighting.unsureTextLineReading = reader.lastUnsureTextLineReading }
             if reading == nil, tracker.wouldResumeConfirmedSign(at: box) {
                 // The read's verdict, or the classifier alone (well under a millisecond) for a ring not read.
                 let verdict = wasRead ? reader.lastVerdict : reader.classify(planes: frame.planes, candidate: candidate)

@@ -39,6 +39,35 @@ struct SignTrackerTests {
         #expect(track.confirmedAt == .milliseconds(80), "two agreeing reads by the second frame")
     }
 
+    /// The text line's unsure reads decide nothing on one sighting; pooled over a sign's sightings they do: from the
+    /// second naming the same value on, each is a read — three such sightings confirm a sign alone, two back one sure
+    /// read — until one names another value.
+    @Test func unsureTextLineReadsOfOneValueOnSeveralSightingsAreReads() {
+        func sighting(_ read: String, step: Int) -> SignSighting {
+            let value = Int(read.dropFirst())!
+            var sighting = Self.sighting(x: 100 + 3 * Double(step), value: read.hasPrefix("s") ? value : nil)
+            sighting.wasRead = true
+            if read.hasPrefix("u") { sighting.unsureTextLineReading = SpeedReading(value: value, confidence: 0.7) }
+            return sighting
+        }
+        // "u": an unsure text-line read only; "s": a read that stood.
+        let cases: [(reads: [String], confirmed: Int?)] = [
+            (["u80", "u80"], nil), (["u80", "u80", "u80"], 80), (["s80", "u80", "u80"], 80),
+            (["s80", "u80"], nil), (["u80", "u60", "u80", "u80"], nil),
+        ]
+        for (reads, confirmed) in cases {
+            var tracker = Self.makeTracker()
+            var closed: [SignTrack] = []
+            for (step, read) in reads.enumerated() {
+                tracker.update(pts: .milliseconds(80 * step), sightings: [sighting(read, step: step)], closed: &closed)
+            }
+            tracker.closeAll(into: &closed)
+            #expect(closed.count == 1, "\(reads)")
+            let decided = closed.first.flatMap { SignVote().decide(reads: $0.reads, sightings: $0.sightings) }
+            #expect(decided?.reading.value == confirmed, "\(reads): \(closed.first?.reads ?? [])")
+        }
+    }
+
     /// A larger ring beside a sign (0.8 of its size away, the sightings coming largest first) could take the sign's
     /// track while the sign itself, barely moved, opened another: a dark GTSDB "120", confirmed by then, went on with
     /// the ring beside it. Each track takes its closest sighting.

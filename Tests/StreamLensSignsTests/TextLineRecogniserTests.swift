@@ -189,4 +189,22 @@ struct TextLineAgreementTests {
         #expect(decide("80", 0.99, standardRead: SpeedReading(value: 60, confidence: 0.3)) == 80)
         #expect(decide("80", 0.99, standardRead: SpeedReading(value: 80, confidence: 0.6)) == 80)
     }
+
+    /// A read too unsure to stand (0.6–0.9) is kept for the track to pool (``SignTrack/UnsureTextLine``) — unless it
+    /// would have stood, is less sure still, names no valid value, or the standard crop reads another value.
+    @Test func anUnsureReadIsKeptForTheTrackUnlessSomethingRulesItOut() {
+        func unsure(_ text: String, _ confidence: Double, standardRead: SpeedReading? = nil) -> Int? {
+            agreement.unsureTextLineReading(
+                TextLineRecogniser.Read(text: text, leastConfidence: confidence), profile: .europe,
+                standardRead: standardRead)?.value
+        }
+        #expect(unsure("80", 0.7) == 80)
+        #expect(unsure("80", 0.6) == 80)
+        #expect(unsure("80", 0.55) == nil, "under the floor: a wrong '60' on a '50' was read so, at 0.46-0.48")
+        #expect(unsure("80", 0.95) == nil, "sure: it decides on its own")
+        #expect(unsure("85", 0.7) == nil)
+        #expect(unsure("8?", 0.7) == nil)
+        #expect(unsure("80", 0.7, standardRead: SpeedReading(value: 60, confidence: 0.6)) == nil)
+        #expect(unsure("80", 0.7, standardRead: SpeedReading(value: 80, confidence: 0.6)) == 80)
+    }
 }

@@ -54,6 +54,10 @@ struct DiscReader {
     private(set) var lastVerdict: SpeedDiscClassifier.Verdict?
     /// The text-line recogniser's read of the last candidate (nil when it was not needed or could not run).
     private(set) var lastTextLineRead: TextLineRecogniser.Read?
+    /// The text line's value of the last candidate when it was too unsure to stand and nothing ruled it out
+    /// (``RecogniserAgreement/unsureTextLineReading(_:profile:standardRead:classifier:legendHeightShare:)``): the
+    /// track pools these over sightings.
+    private(set) var lastUnsureTextLineReading: SpeedReading?
     /// The last resort, for discs too soft for every reader; nil when the bridge could not build it.
     private let templateMatcher = DiscTemplateMatcher()
     /// Off only to measure what the template matcher adds.
@@ -116,6 +120,7 @@ struct DiscReader {
         lastOCRCalls = 0
         lastVerdict = nil
         lastTextLineRead = nil
+        lastUnsureTextLineReading = nil
         lastTemplateMatch = nil
         // The classifier's picture of the disc serves the template matcher too.
         let hasDiscPicture =
@@ -183,6 +188,11 @@ struct DiscReader {
                     classifier: lastVerdict, legendHeightShare: standardLegendHeightShare)
             {
                 return reading
+            }
+            lastUnsureTextLineReading = lastTextLineRead.flatMap {
+                agreement.unsureTextLineReading(
+                    $0, profile: profile, standardRead: standardReading, classifier: lastVerdict,
+                    legendHeightShare: standardLegendHeightShare)
             }
         }
         // The templates are European round-sign digits.

@@ -15,7 +15,9 @@
 ///   variants and the classifier do not contradict it: on the soft and smeared discs it is there for, they are the
 ///   ones that go wrong (real second set: fallback reads of 10, 20 and a classifier sure of 110 and 50 on an "80"
 ///   it read right five times, SIGNS.md round 8). A less sure read (``textLineWithClassifierConfidence``) stands
-///   when the classifier names the same value ``classifierConfidence`` sure (round 32).
+///   when the classifier names the same value ``classifierConfidence`` sure (round 32). A read less sure still, down to
+///   ``unsureTextLineFloor``, decides nothing for the candidate; it is kept with the sighting, and the sign's track
+///   pools such reads over its sightings (``SignTrack/UnsureTextLine``, round 34).
 /// - When the text line decides nothing either, the template matcher's value stands if the disc correlates with it
 ///   at least ``templateScore`` and leads every other value by ``templateMargin``, it has two digits or more, and
 ///   neither the standard crop's Tesseract read nor a sure text-line read names something else, nor — unless it leads
@@ -52,6 +54,12 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// little contrast to read at all, the two named the same value so on 69 sightings, all of them right, 12 of them
     /// decided by nothing else (SIGNS.md round 32).
     var textLineWithClassifierConfidence = 0.5
+    /// A text-line read at least this sure that stands on no other recogniser is still kept with its sighting
+    /// (``unsureTextLineReading(_:profile:standardRead:classifier:legendHeightShare:)``): a sign whose text line says
+    /// the same value so on several sightings is read (``SignTrack/UnsureTextLine``). A dark GTSDB "120" was read
+    /// "120" at 0.71–0.83 on four sightings, the classifier too unsure to back any; the only wrong repeated unsure
+    /// read seen on the real sets ("60" on a "50") stood at 0.46–0.48 (SIGNS.md round 34).
+    var unsureTextLineFloor = 0.6
     /// Least normalised cross-correlation of a disc with its best template for the match to count.
     var templateScore: Double
     /// Least lead of the best value's correlation over any other value's.
@@ -172,9 +180,23 @@ struct RecogniserAgreement: Sendable, Equatable {
             }
             reading.confidence = verdict.confidence
         }
-        if let standardRead, standardRead.value != reading.value, standardRead.confidence >= contradictionFloor {
-            return nil
-        }
+        if contradicts(standardRead, reading.value) { return nil }
+        return reading
+    }
+
+    /// A text-line read too unsure to stand alone (at least ``unsureTextLineFloor``, under ``textLineConfidence``)
+    /// whose value no other evidence of the candidate rules out: not another sign's legend, not contradicted by the
+    /// standard crop's Tesseract read. It decides nothing here; the track pools such reads over sightings.
+    func unsureTextLineReading(
+        _ read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
+        classifier verdict: SpeedDiscClassifier.Verdict? = nil, legendHeightShare: Double? = nil
+    ) -> SpeedReading? {
+        guard read.leastConfidence >= unsureTextLineFloor, read.leastConfidence < textLineConfidence,
+            !showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare),
+            let reading = SpeedTextInterpreter.interpret(
+                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
+        else { return nil }
+        if contradicts(standardRead, reading.value) { return nil }
         return reading
     }
 
@@ -201,7 +223,7 @@ struct RecogniserAgreement: Sendable, Equatable {
                 match.margin >= singleDigitTemplateLead
             else { return nil }
         }
-        if let standardRead, standardRead.value != value, standardRead.confidence >= contradictionFloor { return nil }
+        if contradicts(standardRead, value) { return nil }
         // A clear match stands on its own (a smeared "60" matched by 0.08 and 0.11, which the classifier could not
         // read: its guesses of 50 and 20 were coin tosses; SIGNS.md round 22). A narrow one needs a second recogniser
         // behind it and none against it: the classifier naming the same value, or an unsure text line spelling it in
@@ -219,6 +241,13 @@ struct RecogniserAgreement: Sendable, Equatable {
         reading.templateLead = match.margin
         reading.namedByTemplatesOnly = !textLineSpellsPart && !classifierBacksIt
         return reading
+    }
+
+    /// Whether the standard crop's valid Tesseract read names another value than `value`, at least
+    /// ``contradictionFloor`` sure.
+    func contradicts(_ standardRead: SpeedReading?, _ value: Int) -> Bool {
+        guard let standardRead else { return false }
+        return standardRead.value != value && standardRead.confidence >= contradictionFloor
     }
 
     /// Whether the classifier's verdict names `value` at least `confidence` sure.

@@ -26,6 +26,8 @@ struct SignTrack: Sendable {
     private(set) var missedSinceLastSeen = 0
     /// Valid reads above the confidence threshold, oldest first, at most the tracker's limit.
     private(set) var reads: [SpeedReading] = []
+    /// The text line's unsure reads of this sign, pooled over its sightings (``UnsureTextLine``).
+    private(set) var unsureTextLine = UnsureTextLine()
     /// A sighting showed the sign is no speed limit (its words say so): its reads are dropped and no more are taken,
     /// so the vote never confirms it, however clearly its number was read in other frames.
     private(set) var isRuledOut = false
@@ -109,8 +111,11 @@ struct SignTrack: Sendable {
         } else {
             sightingsSinceRead += 1
         }
+        let pooled = sighting.unsureTextLineReading.flatMap { unsureTextLine.add($0) }
         if let reading = sighting.reading, wantsReads {
             reads.append(reading)
+        } else if let pooled, wantsReads, sighting.reading == nil {
+            reads.append(pooled)
         } else if let confirmedValue, !wantsReads, sighting.wasRead {
             recordRecheck(sighting.reading, confirmedValue: confirmedValue, pts: pts)
         }
@@ -165,6 +170,33 @@ struct SignTrack: Sendable {
         else { return true }
         return Reread.hasGrown(from: lastReadBox, to: box)
             || (sightings >= 3 && Reread.size(of: box) >= (1 + Reread.growthOverThreeSightings) * latestSizes.0)
+    }
+
+    /// Text-line reads too unsure to stand alone (``RecogniserAgreement/unsureTextLineFloor``), pooled over a track's
+    /// sightings: from the ``countsFrom``-th that names the same value on (the first does not count), each is a read
+    /// of the sign, until one names another value — so three such sightings confirm a sign alone, and two back one
+    /// sure read. One unsure read is a coin toss; the same value read off one sign on frame after frame, as the
+    /// camera's view of it changes, is not.
+    struct UnsureTextLine: Sendable, Equatable {
+        /// Agreeing unsure reads before they count as reads.
+        static let countsFrom = 2
+        /// The value they named; nil before the first.
+        private(set) var value: Int?
+        private(set) var count = 0
+        /// They named two values: none counts any more.
+        private(set) var disagree = false
+
+        /// Pools `reading`; returns it when it counts as a read of the sign.
+        mutating func add(_ reading: SpeedReading) -> SpeedReading? {
+            guard !disagree else { return nil }
+            if let value, value != reading.value {
+                disagree = true
+                return nil
+            }
+            value = reading.value
+            count += 1
+            return count >= Self.countsFrom ? reading : nil
+        }
     }
 
     /// When a confirmed sign whose reads are complete is read again, and when it has changed value. A sign passed on

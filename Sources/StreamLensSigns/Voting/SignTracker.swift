@@ -13,6 +13,8 @@ struct SignSighting: Sendable {
     /// The disc classifier called the ring's inside no speed value, surely (``SignTrack/NoSpeedValue``); set only
     /// where it matters, for a ring that would continue a confirmed sign after a frame that missed it.
     var looksLikeNoSpeedValue = false
+    /// The text line's value when it was read too unsure to stand (``DiscReader/lastUnsureTextLineReading``).
+    var unsureTextLineReading: SpeedReading?
 
     /// `wasRead` defaults to whether there is a reading.
     init(
