@@ -168,10 +168,9 @@ struct RecogniserAgreement: Sendable, Equatable {
         textLine read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
         classifier verdict: SpeedDiscClassifier.Verdict? = nil, legendHeightShare: Double? = nil
     ) -> SpeedReading? {
-        guard read.leastConfidence >= textLineWithClassifierConfidence,
-            !showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare),
-            var reading = SpeedTextInterpreter.interpret(
-                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
+        guard var reading = value(
+                of: read, atLeast: textLineWithClassifierConfidence, profile: profile, standardRead: standardRead,
+                classifier: verdict, legendHeightShare: legendHeightShare)
         else { return nil }
         if read.leastConfidence < textLineConfidence {
             // Unsure alone, but the classifier, which looks at the disc another way, names the same value.
@@ -180,7 +179,6 @@ struct RecogniserAgreement: Sendable, Equatable {
             }
             reading.confidence = verdict.confidence
         }
-        if contradicts(standardRead, reading.value) { return nil }
         return reading
     }
 
@@ -191,12 +189,24 @@ struct RecogniserAgreement: Sendable, Equatable {
         _ read: TextLineRecogniser.Read, profile: SpeedLimitProfile, standardRead: SpeedReading?,
         classifier verdict: SpeedDiscClassifier.Verdict? = nil, legendHeightShare: Double? = nil
     ) -> SpeedReading? {
-        guard read.leastConfidence >= unsureTextLineFloor, read.leastConfidence < textLineConfidence,
+        guard read.leastConfidence < textLineConfidence else { return nil }
+        return value(
+            of: read, atLeast: unsureTextLineFloor, profile: profile, standardRead: standardRead, classifier: verdict,
+            legendHeightShare: legendHeightShare)
+    }
+
+    /// The valid value a text-line read at least `confidence` sure spells, unless the disc shows another sign's legend
+    /// or the standard crop's Tesseract read names another value.
+    private func value(
+        of read: TextLineRecogniser.Read, atLeast confidence: Double, profile: SpeedLimitProfile,
+        standardRead: SpeedReading?, classifier verdict: SpeedDiscClassifier.Verdict?, legendHeightShare: Double?
+    ) -> SpeedReading? {
+        guard read.leastConfidence >= confidence,
             !showsAnotherLegend(classifier: verdict, legendHeightShare: legendHeightShare),
             let reading = SpeedTextInterpreter.interpret(
-                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile)
+                text: read.text, confidence: read.leastConfidence, layout: nil, profile: profile),
+            !contradicts(standardRead, reading.value)
         else { return nil }
-        if contradicts(standardRead, reading.value) { return nil }
         return reading
     }
 

@@ -27,7 +27,7 @@ struct SignTrack: Sendable {
     /// Valid reads above the confidence threshold, oldest first, at most the tracker's limit.
     private(set) var reads: [SpeedReading] = []
     /// The text line's unsure reads of this sign, pooled over its sightings (``UnsureTextLine``).
-    private(set) var unsureTextLine = UnsureTextLine()
+    private var unsureTextLine = UnsureTextLine()
     /// A sighting showed the sign is no speed limit (its words say so): its reads are dropped and no more are taken,
     /// so the vote never confirms it, however clearly its number was read in other frames.
     private(set) var isRuledOut = false
@@ -111,10 +111,11 @@ struct SignTrack: Sendable {
         } else {
             sightingsSinceRead += 1
         }
+        // Pooled whatever the sighting read; it counts as the sighting's read only when there is no other.
         let pooled = sighting.unsureTextLineReading.flatMap { unsureTextLine.add($0) }
         if let reading = sighting.reading, wantsReads {
             reads.append(reading)
-        } else if let pooled, wantsReads, sighting.reading == nil {
+        } else if let pooled, wantsReads {
             reads.append(pooled)
         } else if let confirmedValue, !wantsReads, sighting.wasRead {
             recordRecheck(sighting.reading, confirmedValue: confirmedValue, pts: pts)
@@ -177,14 +178,14 @@ struct SignTrack: Sendable {
     /// of the sign, until one names another value — so three such sightings confirm a sign alone, and two back one
     /// sure read. One unsure read is a coin toss; the same value read off one sign on frame after frame, as the
     /// camera's view of it changes, is not.
-    struct UnsureTextLine: Sendable, Equatable {
+    struct UnsureTextLine: Sendable {
         /// Agreeing unsure reads before they count as reads.
         static let countsFrom = 2
         /// The value they named; nil before the first.
-        private(set) var value: Int?
-        private(set) var count = 0
+        private var value: Int?
+        private var count = 0
         /// They named two values: none counts any more.
-        private(set) var disagree = false
+        private var disagree = false
 
         /// Pools `reading`; returns it when it counts as a read of the sign.
         mutating func add(_ reading: SpeedReading) -> SpeedReading? {
