@@ -35,12 +35,21 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
     public var trackTimeout: Duration
     /// The current limit is forgotten this long after its sign was last seen.
     public var limitExpiry: Duration
-    /// Width of the analysis copy; nil asks for the full source width (signs are small, see ``SpeedLimitStage``).
+    /// Width of the analysis copy; nil: the full source width (signs are small, see ``SpeedLimitStage``), except that
+    /// sources at least ``largeSourceWidth`` wide are analysed at ``largeSourceAnalysisWidth``.
     public var analysisWidth: Int?
     /// Folder holding `eng.traineddata`; nil searches `TESSDATA_PREFIX` and Debian's locations.
     public var tessdataPath: String?
     /// The text-line recogniser's model.
     public var textLineModel: TextLineModel
+
+    /// Sources at least this wide (4K and up) are analysed scaled to ``largeSourceAnalysisWidth`` unless
+    /// ``analysisWidth`` says otherwise. The locator searches every sample of an analysed frame, so a 4K frame costs
+    /// it four times a 1080p one; scaled to 1920 it costs a quarter of that plus the scaling, and shows a sign as a
+    /// 1080p camera would. Narrower sources stay at full size: at 2560 × 1440 the scaling cost what it saved
+    /// (BENCHMARKS.md, issue 13 round 35).
+    public static let largeSourceWidth = 3840
+    public static let largeSourceAnalysisWidth = 1920
 
     /// Analysis interval the defaults are tuned for: every second frame at 25 fps gives 6 reads in half a second.
     public static let recommendedInterval: Duration = .milliseconds(80)

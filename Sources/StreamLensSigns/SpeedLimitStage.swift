@@ -13,7 +13,8 @@ import StreamLensCore
 ///
 /// **Analysis width.** ``preferredAnalysisWidth`` defaults to nil (the full source width): a sign 24 px across in a
 /// 1080p frame would be 16 px at 1280 wide, too small to read. Locating runs on the chroma planes only (a quarter of
-/// the pixels, no colour conversion) and OCR runs on small crops, so full resolution costs little.
+/// the pixels, no colour conversion) and OCR runs on small crops, so full resolution costs little — up to 4K, whose
+/// frames are analysed at 1920 wide (``SpeedLimitConfiguration/largeSourceWidth``).
 ///
 /// **Interval.** Tuned for ``SpeedLimitConfiguration/recommendedInterval`` (80 ms: every second frame at 25 fps).
 ///
@@ -99,6 +100,12 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
 
+    public func analysisWidth(forSourceWidth sourceWidth: Int) -> Int? {
+        configuration.analysisWidth
+            ?? (sourceWidth >= SpeedLimitConfiguration.largeSourceWidth
+                ? SpeedLimitConfiguration.largeSourceAnalysisWidth : nil)
+    }
+
     /// Finds Tesseract's language file and the text-line model now, so that a missing one fails the run before it
     /// starts. A model file named in the configuration is loaded now too, so that a broken one fails the run; the
     /// installed one and the Tesseract engine start on the first candidate that needs reading (many clips have
@@ -179,6 +186,7 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     public func analyze(_ frame: AnalysisFrame) throws -> Detections {
         try prepare()
+        ocrTimings.noteAnalysedSize(width: frame.planes.width, height: frame.planes.height)
         if let usReader { return try analyzeRectangularSigns(frame, reader: usReader) }
         let scale = frame.scaleToSource
         locator.locate(in: frame.planes)

@@ -30,6 +30,8 @@ struct SpeedLimitStageTests {
         let stage = SpeedLimitStage(
             configuration: SpeedLimitConfiguration(maximumReadsPerSign: 8), events: capture.log, subtitles: subtitles)
         #expect(stage.preferredAnalysisWidth == nil, "signs are small: the stage asks for the full source width")
+        #expect(stage.analysisWidth(forSourceWidth: 1920) == nil && stage.analysisWidth(forSourceWidth: 2560) == nil)
+        #expect(stage.analysisWidth(forSourceWidth: 3840) == 1920, "4K is analysed at 1920 wide")
         var shown: [(frame: Int, detections: Detections)] = []
         var lastPTS = Duration.zero
         try set.forEachFrame(of: clip) { frame in

@@ -90,6 +90,35 @@ import Testing
         #expect(abs(ends[0] - 0.96) <= 0.081 && abs(ends[1] - 2.24) <= 0.081, "ends \(ends)")
     }
 
+    /// A 4K-wide source is analysed scaled to 1920 wide (a quarter of the locator's full-size work) and its signs
+    /// are still read: the two-sign clip blown up six times, to 3840 × 1632, gives the same two events.
+    @Test func aSourceWiderThan1920IsAnalysedAt1920AndItsSignsRead() async throws {
+        let folder = try makeTemporaryFolder()
+        let raw = Self.testSet.appendingPathComponent("sequence_50_then_80.i420")
+        try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
+        let clip = folder.appendingPathComponent("wide.mp4")
+        let encode = Process()
+        encode.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        encode.arguments = ["-q", "filesrc", "location=\(raw.path)", "!", "rawvideoparse", "format=i420", "width=640",
+                            "height=272", "framerate=25/2", "!", "videoscale", "!", "video/x-raw,width=3840,height=1632",
+                            "!", "x264enc", "pass=quant", "quantizer=18", "speed-preset=ultrafast", "!", "mp4mux", "!",
+                            "filesink", "location=\(clip.path)"]
+        try encode.run()
+        try await offThePool { encode.waitUntilExit() }
+        try #require(encode.terminationStatus == 0)
+        let eventsFile = folder.appendingPathComponent("events.jsonl")
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await runTool([
+            "run", "--input", clip.path, "--speed-limits", "eu", "--events", eventsFile.path, "--report", report.path,
+            "--output", "null", "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try Self.events(eventsFile).map { $0["value"] as? Int } == [50, 80])
+        let details = try Self.speedLimitDetails(report)
+        #expect(details?["analysis_width"] as? Int == 1920 && details?["analysis_height"] as? Int == 816,
+                "\(String(describing: details))")
+    }
+
     @Test func theReportNamesTheTextLineModelAndAMissingOneIsOneLine() async throws {
         let folder = try makeTemporaryFolder()
         let photo = try await Self.stillPhoto(in: folder)
@@ -106,6 +135,8 @@ import Testing
         #expect(details?["template_matches"] is Int)
         #expect(details?["candidates_not_read"] is Int && details?["contrast_seeds_passed_over"] is Int)
         #expect(details?["reader_engines"] as? String == "background", "a file run starts the engines as it begins")
+        #expect(details?["analysis_width"] as? Int == 640 && details?["analysis_height"] as? Int == 272,
+                "a frame no wider than 1920 is analysed at its own size: \(String(describing: details))")
         // Without frame-accurate analysis a stall of the sign lane does not stall the video: the engines start on the
         // first candidate, so a clip without one does not pay for them.
         let unsynced = try await runTool(read + ["--sync-analysis", "off", "--report", report.path])

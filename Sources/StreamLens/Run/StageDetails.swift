@@ -60,6 +60,9 @@ struct SpeedLimitDetails: Encodable {
     /// When Tesseract and the model were started: `background` (as a frame-accurate run began), `first_candidate`,
     /// `not_started`.
     let readerEngines: String
+    /// Size of the frames the reader analysed: the source's, or scaled down for 4K and wider sources.
+    let analysisWidth: Int?
+    let analysisHeight: Int?
 
     init(_ stage: SpeedLimitStage) {
         let timings = stage.ocrTimings.samples()
@@ -70,6 +73,9 @@ struct SpeedLimitDetails: Encodable {
         contrastSeedsPassedOver = stage.ocrTimings.contrastSeedsPassedOver
         textLineProblem = stage.textLineModelProblem
         readerEngines = stage.enginesStart.rawValue
+        let analysedSize = stage.ocrTimings.analysedSize
+        analysisWidth = analysedSize?.width
+        analysisHeight = analysedSize?.height
         ocrCalls = timings.count
         ocrMedianMilliseconds = Self.percentile(timings, 0.5)
         ocrP95Milliseconds = Self.percentile(timings, 0.95)
@@ -86,6 +92,7 @@ struct SpeedLimitDetails: Encodable {
         case textLineModel = "text_line_model", textLineReads = "text_line_reads", textLineProblem = "text_line_problem"
         case templateMatches = "template_matches", readerEngines = "reader_engines"
         case candidatesNotRead = "candidates_not_read", contrastSeedsPassedOver = "contrast_seeds_passed_over"
+        case analysisWidth = "analysis_width", analysisHeight = "analysis_height"
     }
 }
 

@@ -53,6 +53,8 @@ public protocol AnalysisStage: AnyObject, Sendable {
     var name: String { get }
     /// Width of the downscaled copy this stage wants (height keeps the aspect ratio). Nil: the source width.
     var preferredAnalysisWidth: Int? { get }
+    /// The width it wants for sources `sourceWidth` wide (by default ``preferredAnalysisWidth``, whatever the source).
+    func analysisWidth(forSourceWidth sourceWidth: Int) -> Int?
     /// Looks at one frame. Throwing counts as an analysis failure (``AnalysisDeclined``: a skip); the video goes on.
     func analyze(_ frame: AnalysisFrame) throws -> Detections
     /// Called once after the last frame, on the analysis thread: flush events, close tracks.
@@ -65,6 +67,7 @@ public protocol AnalysisStage: AnyObject, Sendable {
 
 extension AnalysisStage {
     public var preferredAnalysisWidth: Int? { nil }
+    public func analysisWidth(forSourceWidth sourceWidth: Int) -> Int? { preferredAnalysisWidth }
     public func finish(at pts: Duration) {}
     public func resultsWillBeAwaited() {}
 }

@@ -138,7 +138,8 @@ final class AnalysisLane: @unchecked Sendable {
             guard borrowed.lend(buffer, format: format) else { return failedToCopy(format, pts: pts) }
         } else {
             if canvas?.sourceFormat !== format {
-                canvas = AnalysisCanvas(sourceFormat: format, targetWidth: stage.preferredAnalysisWidth)
+                canvas = AnalysisCanvas(
+                    sourceFormat: format, targetWidth: stage.analysisWidth(forSourceWidth: format.width))
             }
             guard let canvas, canvas.draw(from: buffer) else { return failedToCopy(format, pts: pts) }
         }
@@ -161,7 +162,7 @@ final class AnalysisLane: @unchecked Sendable {
     /// Whether the stage would get frames of `format` at their own size in the canvas's layout (I420): then the
     /// canvas would only be a copy.
     private func wantsFullSize(_ format: VideoFormat) -> Bool {
-        format.layout == .i420 && (stage.preferredAnalysisWidth ?? format.width) >= format.width
+        format.layout == .i420 && (stage.analysisWidth(forSourceWidth: format.width) ?? format.width) >= format.width
     }
 
     /// Lets the current job finish, calls the stage's `finish(at:)` on the lane thread, and ends the thread.

@@ -3,8 +3,9 @@ import Synchronization
 
 /// The most recent OCR durations (one per candidate read: Tesseract and, when they ran, the text-line recogniser and
 /// the template matcher), kept in a fixed ring so recording never allocates; and how many candidates the text-line
-/// recogniser read and the template matcher matched; and what the stage spared itself: candidates it did not read
-/// (``SignTracker/wantsRead(at:)``) and contrast seeds the locator passed over (``RejectedSeedMemory``).
+/// recogniser read and the template matcher matched; what the stage spared itself: candidates it did not read
+/// (``SignTracker/wantsRead(at:)``) and contrast seeds the locator passed over (``RejectedSeedMemory``); and the size
+/// of the frames it analysed.
 ///
 /// ## Thread Safety
 /// A mutex guards the ring: the analysis thread records, any thread may ask for the summary.
@@ -17,6 +18,7 @@ public final class OCRTimings: Sendable {
         var templateMatches = 0
         var candidatesNotRead = 0
         var contrastSeedsPassedOver = 0
+        var analysedSize: (width: Int, height: Int)?
     }
 
     private let ring: Mutex<Ring>
@@ -51,6 +53,12 @@ public final class OCRTimings: Sendable {
         ring.withLock { $0.contrastSeedsPassedOver = total }
     }
 
+    /// Notes the size of the frame being analysed (the source's, or its scaled copy's: see
+    /// ``SpeedLimitConfiguration/analysisWidth``).
+    public func noteAnalysedSize(width: Int, height: Int) {
+        ring.withLock { $0.analysedSize = (width, height) }
+    }
+
     /// The last ``capacity`` durations, oldest first.
     public func samples() -> [Duration] {
         ring.withLock { ring in
@@ -71,6 +79,9 @@ public final class OCRTimings: Sendable {
 
     /// Contrast seeds the locator has passed over so far.
     public var contrastSeedsPassedOver: Int { ring.withLock { $0.contrastSeedsPassedOver } }
+
+    /// Size of the last frame analysed; nil before the first.
+    public var analysedSize: (width: Int, height: Int)? { ring.withLock { $0.analysedSize } }
 
     /// Reads recorded so far, and the median of the last ``capacity`` of them (nil before the first).
     public func summary() -> (count: Int, median: Duration?) {
