@@ -283,6 +283,15 @@ private final class PlaneAddressRecorder: CompositingStage {
         #expect(drawn[28] == 270 && drawn[29] == 270)
     }
 
+    @Test func theHoldIsBoundedInFramesAndInBytes() {
+        let frame1080p = 1920 * 1080 * 3 / 2
+        #expect(FramePath.holdLimit(frameGaps: [8, 2], frameBytes: frame1080p) == 8, "the longest gap")
+        #expect(FramePath.holdLimit(frameGaps: [100], frameBytes: frame1080p) == 32)
+        #expect(FramePath.holdLimit(frameGaps: [25], frameBytes: 3840 * 2160 * 3 / 2) == 8, "4K: 32 1080p frames' bytes")
+        #expect(FramePath.holdLimit(frameGaps: [25], frameBytes: 7680 * 4320 * 3 / 2) == 2)
+        #expect(FramePath.holdLimit(frameGaps: [], frameBytes: frame1080p) == 1)
+    }
+
     @Test func syncLendsFullSizeFramesToAnalysisWithoutACopy() async throws {
         // A stage that wants the source size, in a frame-accurate run: it reads the decoded frame itself, which is
         // drawn on (in place, no copy) only after its result is in. Black I420: luma 16 until the marker writes 200.

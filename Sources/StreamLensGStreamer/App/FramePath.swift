@@ -503,6 +503,9 @@ extension FramePath {
     /// The most frames held for analysis results, whatever the interval: a 1080p I420 frame is 3 MB. With a longer
     /// interval, frames beyond the hold are drawn with the last result before them.
     public static let maximumHeldFrames = 32
+    /// The most bytes of frames held: ``maximumHeldFrames`` 1080p frames. A 4K frame is 12 MB, so a 4K run holds at
+    /// most 8 (the default 0.3 s interval at 25 fps), whatever interval a pipeline file asks for.
+    public static let maximumHeldBytes = maximumHeldFrames * 1920 * 1080 * 3 / 2
     /// A held frame whose next frame has not come from the decoder within this time is drawn with what is known
     /// (a decoder that waits for its own buffers to come back must never wait on the hold).
     static let heldFrameInputWait = Duration.seconds(2)
@@ -515,10 +518,12 @@ extension FramePath {
 
     /// The frames a run with these lanes holds at most: the longest gap between analysed frames, so that every
     /// frame between two analysed ones (and the later one) can wait for the later one's result. At most
-    /// ``maximumHeldFrames``. Frames the decoder delivers meanwhile wait in the pool, which is not emptied into the
-    /// hold: held frames are 3 MB each at 1080p (measured: BENCHMARKS.md, issue 13).
-    public static func holdLimit(frameGaps: [Int]) -> Int {
-        min(maximumHeldFrames, max(1, frameGaps.max() ?? 0))
+    /// ``maximumHeldFrames`` and ``maximumHeldBytes`` of frames `frameBytes` large. Frames the decoder delivers
+    /// meanwhile wait in the pool, which is not emptied into the hold: held frames are 3 MB each at 1080p (measured:
+    /// BENCHMARKS.md, issue 13).
+    public static func holdLimit(frameGaps: [Int], frameBytes: Int) -> Int {
+        let byBytes = maximumHeldBytes / max(1, frameBytes)
+        return max(1, min(maximumHeldFrames, byBytes, frameGaps.max() ?? 0))
     }
 
     /// What the processing thread knows of one lane's results in a frame-accurate run.
@@ -602,7 +607,8 @@ extension FramePath {
                     sized = true
                     let frameDuration = frame.format.frameDuration ?? .milliseconds(33)
                     holdLimit = Self.holdLimit(
-                        frameGaps: lanes.map { $0.schedule.maximumFrameGap(frameDuration: frameDuration) })
+                        frameGaps: lanes.map { $0.schedule.maximumFrameGap(frameDuration: frameDuration) },
+                        frameBytes: Int(frame.format.info.size))
                     // One result releases up to an interval of frames at once: an output queue that takes them all
                     // keeps the encoder busy with them while the next analysed frame is analysed (measured:
                     // BENCHMARKS.md, issue 13).
