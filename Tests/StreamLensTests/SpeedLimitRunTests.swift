@@ -90,9 +90,9 @@ import Testing
         #expect(abs(ends[0] - 0.96) <= 0.081 && abs(ends[1] - 2.24) <= 0.081, "ends \(ends)")
     }
 
-    /// A 4K-wide source is analysed scaled to 1920 wide (a quarter of the locator's full-size work) and its signs
+    /// A source 3840 wide is analysed scaled to 1920 wide (a quarter of the locator's full-size work) and its signs
     /// are still read: the two-sign clip blown up six times, to 3840 × 1632, gives the same two events.
-    @Test func aSourceWiderThan1920IsAnalysedAt1920AndItsSignsRead() async throws {
+    @Test func aSource3840WideIsAnalysedAt1920AndItsSignsRead() async throws {
         let folder = try makeTemporaryFolder()
         let raw = Self.testSet.appendingPathComponent("sequence_50_then_80.i420")
         try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
