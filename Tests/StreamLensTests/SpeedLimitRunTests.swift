@@ -21,22 +21,24 @@ import Testing
     }()
 
     /// Wraps a raw I420 clip of the test set as a file GStreamer plays (lossless FFV1 in Matroska, 12.5 fps as made;
-    /// with `x264Quantizer`, H.264 in MP4 as a camera's encoder leaves it).
+    /// with `x264Quantizer`, H.264 in MP4 as a camera's encoder leaves it, at `x264Preset`), scaled to `scaledTo`
+    /// when given.
     static func playableClip(
         _ name: String, width: Int, height: Int, in folder: URL, still: Bool = false, x264Quantizer: Int? = nil,
-        from set: URL = testSet
+        x264Preset: String = "medium", scaledTo scaled: (width: Int, height: Int)? = nil, from set: URL = testSet
     ) async throws -> URL {
         let raw = set.appendingPathComponent("\(name).i420")
         try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
         let output = folder.appendingPathComponent(still ? "\(name).png" : x264Quantizer == nil ? "\(name).mkv" : "\(name).mp4")
         let encoder = still ? ["videoconvert", "!", "pngenc"]
-            : x264Quantizer.map { ["x264enc", "pass=quant", "quantizer=\($0)", "speed-preset=medium", "!", "mp4mux"] }
+            : x264Quantizer.map { ["x264enc", "pass=quant", "quantizer=\($0)", "speed-preset=\(x264Preset)", "!", "mp4mux"] }
             ?? ["avenc_ffv1", "!", "matroskamux"]
+        let scaling = scaled.map { ["videoscale", "!", "video/x-raw,width=\($0.width),height=\($0.height)", "!"] } ?? []
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
         process.arguments = ["-q", "filesrc", "location=\(raw.path)", "!", "rawvideoparse", "format=i420",
                              "width=\(width)", "height=\(height)", "framerate=25/2", "!"]
-            + encoder + ["!", "filesink", "location=\(output.path)"]
+            + scaling + encoder + ["!", "filesink", "location=\(output.path)"]
         try process.run()
         try await offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
@@ -94,18 +96,9 @@ import Testing
     /// are still read: the two-sign clip blown up six times, to 3840 × 1632, gives the same two events.
     @Test func aSource3840WideIsAnalysedAt1920AndItsSignsRead() async throws {
         let folder = try makeTemporaryFolder()
-        let raw = Self.testSet.appendingPathComponent("sequence_50_then_80.i420")
-        try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
-        let clip = folder.appendingPathComponent("wide.mp4")
-        let encode = Process()
-        encode.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-        encode.arguments = ["-q", "filesrc", "location=\(raw.path)", "!", "rawvideoparse", "format=i420", "width=640",
-                            "height=272", "framerate=25/2", "!", "videoscale", "!", "video/x-raw,width=3840,height=1632",
-                            "!", "x264enc", "pass=quant", "quantizer=18", "speed-preset=ultrafast", "!", "mp4mux", "!",
-                            "filesink", "location=\(clip.path)"]
-        try encode.run()
-        try await offThePool { encode.waitUntilExit() }
-        try #require(encode.terminationStatus == 0)
+        let clip = try await Self.playableClip(
+            "sequence_50_then_80", width: 640, height: 272, in: folder, x264Quantizer: 18, x264Preset: "ultrafast",
+            scaledTo: (3840, 1632))
         let eventsFile = folder.appendingPathComponent("events.jsonl")
         let report = folder.appendingPathComponent("report.json")
         let result = try await runTool([
