@@ -13,6 +13,12 @@ python3 -c "import onnx" 2>/dev/null || python3 -m pip install --quiet --disable
 # The GStreamer plugin (libgststreamlens.so): its tests run it through gst-launch-1.0, gst-inspect-1.0 and Python.
 swift build --product gststreamlens
 swift build --build-tests
+# The tests write their clips, events and reports under the system's temporary folder: give this run a folder of its
+# own, removed when the run ends (otherwise each run leaves some 330 folders, 140 MB, in /tmp).
+test_temporary_folder=$(mktemp -d -t streamlens-test-run.XXXXXX)
+chmod 755 "$test_temporary_folder"
+trap 'rm -rf "$test_temporary_folder"' EXIT
+export TMPDIR="$test_temporary_folder"
 # The GStreamer integration tests once more with GLib criticals fatal: a refcount or ownership slip aborts the run.
 # The fault cases are in: aborting a frame path, a hard stop and swapping a reconnected input are where slips hide.
 echo "test: GStreamer integration tests under G_DEBUG=fatal-criticals"
