@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Pictures of the signs an accuracy run missed or misread: a page to look at, not a figure.
+
+Usage: scripts/show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER
+
+  SET_FOLDER     a sign set's clip folder, the one holding testset.json and the raw I420 clips (a generated set such as
+                 .media-cache/us-sign-testset, or a real-photo set's clips/heldout)
+  RUN_LOG        the output of its accuracy test (SpeedLimitRealPhotoTests, SpeedLimitAccuracyTests,
+                 UsSpeedLimitAccuracyTests), whose lines "  <clip>: missed [...] unmatched events [...]" name the misses
+  OUTPUT_FOLDER  gets index.html and one PNG per missed sign: the sign cut from the clip at a third of its way, at
+                 two thirds and where it is largest, with a margin of half its size, enlarged to at least 96 px high
+
+The real-photo sets' pixels must not be committed (MEDIA.md): write their pages outside the repository.
+Needs only Python 3 and numpy.
+"""
+import html
+import json
+import os
+import re
+import struct
+import sys
+import zlib
+
+import numpy
+
+# "  <clip>: missed [...] unmatched events [...]" (real-photo sets) or "<clip>: missed [...] false [...]" (generated
+# sets; the first after "US set: " or "EU set: ").
+MISS_LINE = re.compile(r"^(?:\s+|.*: )?(\w+): missed \[(.*)\] (?:unmatched events|false) \[(.*)\]\s*$")
+SMALLEST_SHOWN_HEIGHT = 96
+
+
+def fail(message):
+    print(f"show-sign-misses: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def misses_in(log_path):
+    """Clip name -> (missed signs, unmatched events), as the run printed them."""
+    misses = {}
+    with open(log_path, encoding="utf-8", errors="replace") as log:
+        for line in log:
+            match = MISS_LINE.match(line)
+            if match and (match.group(2) or match.group(3)):
+                misses[match.group(1)] = (match.group(2), match.group(3))
+    return misses
+
+
+def read_frame(path, width, height, index):
+    """Frame `index` of a raw I420 clip as an RGB array (BT.601, limited range, as the set's generators write it)."""
+    chroma_width, chroma_height = (width + 1) // 2, (height + 1) // 2
+    frame_bytes = width * height + 2 * chroma_width * chroma_height
+    with open(path, "rb") as clip:
+        clip.seek(index * frame_bytes)
+        data = numpy.frombuffer(clip.read(frame_bytes), dtype=numpy.uint8)
+    if data.size < frame_bytes:
+        return None
+    y = data[: width * height].reshape(height, width).astype(numpy.float32)
+    u = data[width * height : width * height + chroma_width * chroma_height].reshape(chroma_height, chroma_width)
+    v = data[width * height + chroma_width * chroma_height :].reshape(chroma_height, chroma_width)
+    u = u.repeat(2, axis=0).repeat(2, axis=1)[:height, :width].astype(numpy.float32) - 128
+    v = v.repeat(2, axis=0).repeat(2, axis=1)[:height, :width].astype(numpy.float32) - 128
+    luma = 1.164 * (y - 16)
+    rgb = numpy.stack([luma + 1.596 * v, luma - 0.392 * u - 0.813 * v, luma + 2.017 * u], axis=-1)
+    return numpy.clip(rgb + 0.5, 0, 255).astype(numpy.uint8)
+
+
+def cut_out(frame, box):
+    """The box (x, y, width, height) with a margin of half its size, enlarged by a whole factor to be seen."""
+    x, y, w, h = box
+    margin = max(w, h) // 2
+    top, bottom = max(0, y - margin), min(frame.shape[0], y + h + margin)
+    left, right = max(0, x - margin), min(frame.shape[1], x + w + margin)
+    picture = frame[top:bottom, left:right]
+    factor = max(1, -(-SMALLEST_SHOWN_HEIGHT // max(1, picture.shape[0])))
+    return picture.repeat(factor, axis=0).repeat(factor, axis=1)
+
+
+def side_by_side(pictures):
+    height = max(p.shape[0] for p in pictures)
+    gap = numpy.full((height, 8, 3), 255, dtype=numpy.uint8)
+    padded = []
+    for picture in pictures:
+        below = numpy.full((height - picture.shape[0], picture.shape[1], 3), 255, dtype=numpy.uint8)
+        padded += [numpy.vstack([picture, below]), gap]
+    return numpy.hstack(padded[:-1])
+
+
+def write_png(path, rgb):
+    rows = b"".join(b"\x00" + rgb[row].tobytes() for row in range(rgb.shape[0]))
+
+    def chunk(kind, payload):
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+    header = struct.pack(">IIBBBBB", rgb.shape[1], rgb.shape[0], 8, 2, 0, 0, 0)
+    with open(path, "wb") as png:
+        png.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)))
+        png.write(chunk(b"IEND", b""))
+
+
+def main():
+    if len(sys.argv) != 4:
+        fail("usage: show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER")
+    set_folder, log_path, output = sys.argv[1:]
+    manifest_path = os.path.join(set_folder, "testset.json")
+    if not os.path.isfile(manifest_path):
+        fail(f"no testset.json in {set_folder}: give the folder of a set's clips")
+    if not os.path.isfile(log_path):
+        fail(f"no run log at {log_path}")
+    with open(manifest_path, encoding="utf-8") as manifest_file:
+        clips = {clip["name"]: clip for clip in json.load(manifest_file)["clips"]}
+    misses = misses_in(log_path)
+    if not misses:
+        fail(f"{log_path} names no missed or misread sign (lines '<clip>: missed [...] unmatched events [...]')")
+    os.makedirs(output, exist_ok=True)
+    rows = []
+    for name, (missed, unmatched) in sorted(misses.items()):
+        clip = clips.get(name)
+        if clip is None:
+            rows.append(f"<tr><td>{html.escape(name)}</td><td colspan=2>not in this set's testset.json</td></tr>")
+            continue
+        path = os.path.join(set_folder, clip["file"])
+        pictures = []
+        for sign in clip.get("signs", []):
+            boxes = sign["boxes"]
+            largest = max(boxes, key=lambda box: box[3] * box[4])
+            for frame_index, *box in (boxes[len(boxes) // 3], boxes[2 * len(boxes) // 3], largest):
+                frame = read_frame(path, clip["width"], clip["height"], frame_index)
+                if frame is not None:
+                    pictures.append(cut_out(frame, box))
+        picture_cell = "no sign box in the manifest"
+        if pictures:
+            write_png(os.path.join(output, name + ".png"), side_by_side(pictures))
+            picture_cell = f'<img src="{html.escape(name)}.png" alt="{html.escape(name)}">'
+        verdict = f"missed {html.escape(missed)}" + (f"<br>events not matched: {html.escape(unmatched)}" if unmatched else "")
+        rows.append(f"<tr><td>{html.escape(name)}</td><td>{verdict}</td><td>{picture_cell}</td></tr>")
+    with open(os.path.join(output, "index.html"), "w", encoding="utf-8") as page:
+        page.write(
+            "<!doctype html><meta charset=utf-8><title>Signs missed</title>"
+            "<style>body{font-family:sans-serif}td{padding:4px 8px;vertical-align:top}</style>"
+            f"<h1>{len(misses)} clips with a sign missed or misread</h1>"
+            f"<p>Set {html.escape(os.path.abspath(set_folder))}, run log {html.escape(os.path.abspath(log_path))}. "
+            "Each picture: the sign a third of its way in, two thirds in, and where it is largest.</p>"
+            "<table>" + "".join(rows) + "</table>")
+    print(f"show-sign-misses: {len(misses)} clips, pictures in {os.path.join(output, 'index.html')}")
+
+
+if __name__ == "__main__":
+    main()
