@@ -40,8 +40,7 @@ struct DigitCropper {
     private var usable = [Bool](repeating: false, count: canvasSize * canvasSize)
     private var radius = [Float](repeating: 0, count: canvasSize * canvasSize)
     private var ink = [UInt8](repeating: 0, count: canvasSize * canvasSize)
-    private var paper = [UInt8](repeating: 0, count: canvasSize * canvasSize)
-    private var scratch = [UInt8](repeating: 0, count: canvasSize * canvasSize)
+    private var flattener = IlluminationFlattener(width: canvasSize, height: canvasSize, radius: closingRadius)
     private var histogram = LumaHistogram()
     /// Summed-area tables of usable luma and of usable samples, (size + 1)² each, for the local-mean binarisation.
     private var lumaSums = [Int32](repeating: 0, count: (canvasSize + 1) * (canvasSize + 1))
@@ -260,47 +259,10 @@ struct DigitCropper {
         return ringSamples[ringSamples.count / 2]
     }
 
-    /// Divides luma by the local paper level, estimated by a grey-level closing (a maximum filter, then a minimum
-    /// filter, over ``closingRadius`` in each direction): it erases strokes narrower than the window and keeps
-    /// larger steps such as a shadow's edge in place, so a shadow across half the sign does not turn into ink.
-    /// Samples that are not usable (the ring, outside the disc) take no part.
+    /// Divides luma by the local paper level (``IlluminationFlattener``); samples that are not usable (the ring,
+    /// outside the disc) take no part.
     private mutating func flattenIllumination() {
-        let size = Self.canvasSize
-        let r = Self.closingRadius
-        // Maximum filter, rows then columns; unusable samples count as black.
-        for y in 0..<size {
-            for x in 0..<size {
-                var level: UInt8 = 0
-                for column in max(0, x - r)...min(size - 1, x + r) where usable[y * size + column] {
-                    level = max(level, luma[y * size + column])
-                }
-                scratch[y * size + x] = level
-            }
-        }
-        for y in 0..<size {
-            for x in 0..<size {
-                var level: UInt8 = 0
-                for row in max(0, y - r)...min(size - 1, y + r) { level = max(level, scratch[row * size + x]) }
-                paper[y * size + x] = level
-            }
-        }
-        // Minimum filter, rows then columns, over the dilated paper.
-        for y in 0..<size {
-            for x in 0..<size {
-                var level: UInt8 = 255
-                for column in max(0, x - r)...min(size - 1, x + r) { level = min(level, paper[y * size + column]) }
-                scratch[y * size + x] = level
-            }
-        }
-        for y in 0..<size {
-            for x in 0..<size {
-                var level: UInt8 = 255
-                for row in max(0, y - r)...min(size - 1, y + r) { level = min(level, scratch[row * size + x]) }
-                let index = y * size + x
-                let divisor = Double(max(8, level))
-                luma[index] = UInt8(min(255, (Double(luma[index]) * 255 / divisor).rounded()))
-            }
-        }
+        flattener.flatten(&luma, usable: usable)
     }
 
     /// Marks as ink every usable sample darker than the mean of the usable samples in the `window`-wide square around
