@@ -41,12 +41,13 @@ struct UsSignLocatorTests {
         }
     }
 
-    static func locate(width: Int = 320, height: Int = 240, draw: (YUVPlanes) -> Void)
-        -> (candidates: [RectangularSignCandidate], outcomes: [CropOutcome])
-    {
+    static func locate(
+        width: Int = 320, height: Int = 240, locator: UsSignLocator = UsSignLocator(),
+        cropper: UsDigitCropper = UsDigitCropper(), draw: (YUVPlanes) -> Void
+    ) -> (candidates: [RectangularSignCandidate], outcomes: [CropOutcome]) {
         let image = OwnedYUVImage(layout: .i420, width: width, height: height, fill: SyntheticSign.grey)
-        var locator = UsSignLocator()
-        var cropper = UsDigitCropper()
+        var locator = locator
+        var cropper = cropper
         return image.withPlanes { planes in
             draw(planes)
             locator.locate(in: planes)
@@ -96,6 +97,58 @@ struct UsSignLocatorTests {
         #expect(found.candidates.count == 1, "\(found.candidates)")
         let truth = BoundingBox(x: 120, y: 40, width: 48, height: 60)
         #expect((found.candidates.first?.box.intersectionOverUnion(truth) ?? 0) >= 0.8, "\(found.candidates)")
+    }
+
+    /// A shadow's straight edge across the plate: the paper beyond it keeps half the light (the generated set's
+    /// shadows keep 0.4–0.6), its left part here, through the first numeral.
+    @Test(arguments: [true, false])
+    func aPlateHalfInShadowIsFoundWholeAndItsNumberCut(growsIntoShade: Bool) {
+        var locator = UsSignLocator()
+        if !growsIntoShade { locator.shadedPaperShare = 0 }
+        let plate = BoundingBox(x: 100, y: 60, width: 64, height: 80)
+        let found = Self.locate(locator: locator) { planes in
+            Self.drawPlate(planes, x: plate.x, y: plate.y, width: plate.width, height: plate.height)
+            for y in Int(plate.y)..<Int(plate.y + plate.height) {
+                for x in Int(plate.x)..<Int(plate.x + 0.4 * plate.width) { planes.y[x, y] /= 2 }
+            }
+        }
+        let best = found.candidates.map { $0.box.intersectionOverUnion(plate) }.max() ?? 0
+        if growsIntoShade {
+            #expect(found.candidates.count == 1 && best >= 0.8, "\(found.candidates)")
+            #expect(found.outcomes == [.digits(DigitLayout(narrow: [false, false]))], "\(found.outcomes)")
+        } else {
+            // Paper alone stops at the shadow's edge: the lit part, 0.6 of the plate, is no plate.
+            #expect(best < 0.8, "\(found.candidates)")
+        }
+    }
+
+    /// The number zone half in shadow: without flattening its illumination, the shaded paper is as dark as ink to a
+    /// single threshold.
+    @Test(arguments: [true, false])
+    func theCropperFlattensAShadowAcrossTheNumber(flattens: Bool) {
+        var cropper = UsDigitCropper()
+        cropper.flattensIllumination = flattens
+        let plate = BoundingBox(x: 100, y: 60, width: 64, height: 80)
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: SyntheticSign.grey)
+        let outcome = image.withPlanes { planes in
+            Self.drawPlate(planes, x: plate.x, y: plate.y, width: plate.width, height: plate.height)
+            // Below a slanting edge through the number zone.
+            for y in Int(plate.y)..<Int(plate.y + plate.height) {
+                for x in Int(plate.x)..<Int(plate.x + plate.width)
+                where Double(y) - plate.y > 0.6 * plate.height + 0.3 * (Double(x) - plate.x) {
+                    planes.y[x, y] /= 2
+                }
+            }
+            let inside = RectangularSignCandidate(
+                plate: BoundingBox(x: plate.x + 2, y: plate.y + 2, width: plate.width - 4, height: plate.height - 4),
+                paperLevel: 235)
+            return cropper.prepare(planes: planes, candidate: inside)
+        }
+        if flattens {
+            #expect(outcome == .digits(DigitLayout(narrow: [false, false])), "\(outcome)")
+        } else {
+            #expect(outcome != .digits(DigitLayout(narrow: [false, false])), "\(outcome)")
+        }
     }
 
     @Test(arguments: [

@@ -19,6 +19,11 @@ import StreamLensCore
 ///    most of the width in most of its rows (``minimumRowSpan``): the margins beside the letters are paper, while
 ///    blobs, cars and windows narrow or break up. Thin strips of paper that leak out through a border broken by blur
 ///    are trimmed off the box first.
+/// 4. A shadow across the plate leaves its shaded part too dark for paper: the plate's region stops at the shadow's
+///    edge, and the box holds half a number. Each region is grown into shaded paper (near-neutral samples at least
+///    ``shadedPaperShare`` of the region's paper level and not on a dark line) within half its size around it; the
+///    border stops the growth as it stops paper. When the grown region passes the tests above and is larger, it is
+///    the candidate; when it leaks out (a broken border, a grey scene) the region as it was is.
 ///
 /// Whether the lower part holds a number is checked later, on luma, by ``UsDigitCropper``.
 ///
@@ -54,8 +59,20 @@ struct UsSignLocator {
     var fullResolutionMaximumWidth = 960
     /// At most this many candidates per frame (the largest first) go on to OCR.
     var maximumCandidates = 6
+    /// Shaded paper (step 4): a near-neutral sample at least this share of the region's paper level (the generated
+    /// set's shadows keep 0.4–0.6 of the light), and never darker than ``minimumShadedPaperLuma``. 0 turns it off.
+    var shadedPaperShare = 0.35
+    var minimumShadedPaperLuma = 40
+    /// A grown region replaces the region it grew from when it has this many more samples (less is the border's
+    /// blur, not a shaded part).
+    var minimumShadeGrowth = 0.1
 
     private var luma: [UInt8] = []
+    /// Per sample: the number of the growth that took it (``grow(_:label:width:height:)``), so nothing is cleared
+    /// between growths.
+    private var grownStamp: [Int32] = []
+    private var stamp: Int32 = 0
+    private var growthQueue: [Int32] = []
     private var mask: [UInt8] = []
     private var lumaIntegral: [Int32] = []
     private var labeler = ComponentLabeler()
@@ -84,25 +101,208 @@ struct UsSignLocator {
             guard Double(component.height) >= minimumHeight,
                 Double(component.width) >= minimumHeight * aspectRange.lowerBound
             else { continue }
-            let plate = trimmedBounds(of: component, label: Int32(index + 1), width: width)
-            let plateWidth = Double(plate.width)
-            let plateHeight = Double(plate.height)
-            let paperShare = Double(paperCount(in: plate, label: Int32(index + 1), width: width)) / (plateWidth * plateHeight)
-            guard plateHeight >= minimumHeight, plateHeight <= maximumHeight,
-                aspectRange.contains(plateWidth / plateHeight),
-                fillRange.contains(paperShare),
-                rowsSpanThePlate(plate, of: component, label: Int32(index + 1), width: width)
-            else { continue }
-            // At half resolution sample i covers luma pixels 2i and 2i + 1.
-            let scale = Double(factor)
-            candidates.append(RectangularSignCandidate(
-                plate: BoundingBox(
-                    x: scale * Double(plate.minX), y: scale * Double(plate.minY), width: scale * plateWidth,
-                    height: scale * plateHeight),
-                paperLevel: paperLevel(of: plate, width: width)))
+            let label = Int32(index + 1)
+            let labels = labeler.labels
+            var plate: MaskComponent?
+            // Only a region that may be a plate's lit part is grown: compact, and from a quarter as wide as high (a
+            // shadow across most of the plate) to twice (across its lower half). A street has a hundred other bright
+            // regions per 1080p frame; growing them all cost more than the rest of the locator.
+            if shadedPaperShare > 0, mayBeLitPart(component),
+                let grown = grow(
+                    component, label: label, paperLevel: paperLevel(of: component, width: width), planes: planes,
+                    factor: factor, width: width, height: height),
+                Double(grown.pixelCount) >= (1 + minimumShadeGrowth) * Double(component.pixelCount)
+            {
+                plate = passingPlate(
+                    of: grown, minimumHeight: minimumHeight, maximumHeight: maximumHeight, width: width,
+                    members: grownStamp, value: stamp)
+            }
+            if plate == nil {
+                plate = passingPlate(
+                    of: component, minimumHeight: minimumHeight, maximumHeight: maximumHeight, width: width,
+                    members: labels, value: label)
+            }
+            // Two pieces of one plate (split by a shadow's edge) grow into the same region: one candidate.
+            guard let plate, !candidates.contains(where: { $0.plate == box(of: plate, factor: factor) }) else { continue }
+            candidates.append(
+                RectangularSignCandidate(plate: box(of: plate, factor: factor), paperLevel: paperLevel(of: plate, width: width)))
         }
         candidates.sort { $0.plate.height > $1.plate.height }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
+    }
+
+    /// Whether a region may be the lit part of a plate a shadow crosses (see ``grow(_:label:paperLevel:width:height:)``).
+    private func mayBeLitPart(_ component: MaskComponent) -> Bool {
+        4 * component.width >= component.height && component.width <= 2 * component.height
+            && Double(component.pixelCount) >= fillRange.lowerBound * Double(component.width * component.height)
+    }
+
+    /// The plate's box in luma pixels: at half resolution sample i covers luma pixels 2i and 2i + 1.
+    private func box(of plate: MaskComponent, factor: Int) -> BoundingBox {
+        let scale = Double(factor)
+        return BoundingBox(
+            x: scale * Double(plate.minX), y: scale * Double(plate.minY), width: scale * Double(plate.width),
+            height: scale * Double(plate.height))
+    }
+
+    /// The region's trimmed box when it passes the plate tests (size, aspect, fill, rows spanning it), or nil.
+    /// The region's samples are those holding `value` in `members` (row-major): its label in the labeler's labels, or
+    /// the growth's stamp.
+    private mutating func passingPlate(
+        of region: MaskComponent, minimumHeight: Double, maximumHeight: Double, width: Int, members: [Int32],
+        value: Int32
+    ) -> MaskComponent? {
+        let plate = trimmedBounds(of: region, width: width, members: members, value: value)
+        let plateWidth = Double(plate.width)
+        let plateHeight = Double(plate.height)
+        let paperShare = Double(count(in: plate, width: width, members: members, value: value)) / (plateWidth * plateHeight)
+        guard plateHeight >= minimumHeight, plateHeight <= maximumHeight,
+            aspectRange.contains(plateWidth / plateHeight),
+            fillRange.contains(paperShare),
+            rowsSpanThePlate(plate, of: region, width: width, members: members, value: value)
+        else { return nil }
+        return plate
+    }
+
+    /// The region labelled `label` grown into shaded paper (step 4) within half its size around it: its bounds and
+    /// size, its samples stamped with ``stamp`` in ``grownStamp``; nil when nothing was added or it leaked out.
+    private mutating func grow(
+        _ component: MaskComponent, label: Int32, paperLevel: Double, planes: YUVPlanes, factor: Int, width: Int,
+        height: Int
+    ) -> MaskComponent? {
+        if grownStamp.count < width * height {
+            grownStamp = [Int32](repeating: 0, count: width * height)
+            stamp = 0
+        }
+        stamp &+= 1
+        if stamp <= 0 {
+            grownStamp.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            stamp = 1
+        }
+        let reach = component.height / 2
+        let minX = max(0, component.minX - reach)
+        let maxX = min(width - 1, component.maxX + reach)
+        let minY = max(0, component.minY - reach)
+        let maxY = min(height - 1, component.maxY + reach)
+        let darkest = max(minimumShadedPaperLuma, Int(shadedPaperShare * paperLevel))
+        guard borderedSides(of: component, width: width, height: height) >= 2 else { return nil }
+        var grown = component
+        let stampNow = stamp
+        // A lit part of a third of the plate grows three times over: more is a leak.
+        let largestGrowth = 3 * component.pixelCount
+        var leaked = false
+        growthQueue.removeAll(keepingCapacity: true)
+        let valleyDepth = minimumValleyDepth
+        let chromaLimit = maximumChroma
+        let luma = luma
+        let mask = mask
+        func isNeutral(_ x: Int, _ y: Int) -> Bool {
+            let chromaX = x * factor / 2
+            let chromaY = y * factor / 2
+            return abs(Int(planes.v[chromaX, chromaY]) - 128) <= chromaLimit
+                && abs(Int(planes.u[chromaX, chromaY]) - 128) <= chromaLimit
+        }
+        grownStamp.withUnsafeMutableBufferPointer { stamps in
+            labeler.labels.withUnsafeBufferPointer { labels in
+              luma.withUnsafeBufferPointer { luma in
+                for y in component.minY...component.maxY {
+                    for x in component.minX...component.maxX where labels[y * width + x] == label {
+                        stamps[y * width + x] = stampNow
+                        growthQueue.append(Int32(y * width + x))
+                    }
+                }
+                var next = 0
+                search: while next < growthQueue.count {
+                    let index = Int(growthQueue[next])
+                    next += 1
+                    let x = index % width
+                    let y = index / width
+                    for direction in 0..<4 {
+                        let nx = direction == 0 ? x - 1 : direction == 1 ? x + 1 : x
+                        let ny = direction == 2 ? y - 1 : direction == 3 ? y + 1 : y
+                        guard nx >= minX, nx <= maxX, ny >= minY, ny <= maxY else { continue }
+                        let neighbour = ny * width + nx
+                        guard stamps[neighbour] != stampNow else { continue }
+                        // Paper of any region joins (the lit parts a shadow's edge split); shaded paper when bright
+                        // enough and not on the border or a letter's stroke.
+                        guard mask[neighbour] != 0
+                            || (Int(luma[neighbour]) >= darkest && isNeutral(nx, ny)
+                                && !Self.isOnDarkLine(luma, x: nx, y: ny, width: width, height: height, depth: valleyDepth))
+                        else { continue }
+                        // Reaching the edge of the search box (not the frame's) is leaking out through a broken
+                        // border or into a grey scene, not a shaded part: the box would pass for a plate only because
+                        // it is a rectangle. So is growing far beyond the region's size. Either ends the search.
+                        if nx == minX && minX > 0 || nx == maxX && maxX < width - 1 || ny == minY && minY > 0
+                            || ny == maxY && maxY < height - 1 || growthQueue.count >= largestGrowth
+                        {
+                            leaked = true
+                            break search
+                        }
+                        stamps[neighbour] = stampNow
+                        growthQueue.append(Int32(neighbour))
+                        grown.minX = min(grown.minX, nx)
+                        grown.maxX = max(grown.maxX, nx)
+                        grown.minY = min(grown.minY, ny)
+                        grown.maxY = max(grown.maxY, ny)
+                    }
+                }
+              }
+            }
+        }
+        grown.pixelCount = growthQueue.count
+        return grown.pixelCount > component.pixelCount && !leaked ? grown : nil
+    }
+
+    /// How many sides of the region's box have a dark line (the plate's border) just outside them along most of
+    /// their length: a plate's lit part keeps the border on the sides the shadow does not cross, at least two. Five
+    /// places per side, each looked at one to three samples out.
+    private func borderedSides(of component: MaskComponent, width: Int, height: Int) -> Int {
+        luma.withUnsafeBufferPointer { luma in
+            var sides = 0
+            for side in 0..<4 {
+                var bordered = 0
+                for place in 1...5 {
+                    let alongX = component.minX + component.width * place / 6
+                    let alongY = component.minY + component.height * place / 6
+                    for out in 1...3 {
+                        let x = side == 0 ? component.minX - out : side == 1 ? component.maxX + out : alongX
+                        let y = side == 2 ? component.minY - out : side == 3 ? component.maxY + out : alongY
+                        guard x >= 0, x < width, y >= 0, y < height else { break }
+                        if Self.isOnDarkLine(luma, x: x, y: y, width: width, height: height, depth: minimumValleyDepth) {
+                            bordered += 1
+                            break
+                        }
+                    }
+                }
+                if bordered >= 3 { sides += 1 }
+            }
+            return sides
+        }
+    }
+
+    /// Whether the sample lies in a thin dark line (the border, however blurred, or a letter's stroke): at least
+    /// ``minimumValleyDepth`` darker than the brightest sample within three on both sides, across or down.
+    /// (No min/max here: unoptimized builds call them through generics, and this runs per sample.)
+    @inline(__always)
+    private static func isOnDarkLine(
+        _ luma: UnsafeBufferPointer<UInt8>, x: Int, y: Int, width: Int, height: Int, depth: Int
+    ) -> Bool {
+        func lumaAt(_ column: Int, _ row: Int) -> Int {
+            let x = column < 0 ? 0 : column >= width ? width - 1 : column
+            let y = row < 0 ? 0 : row >= height ? height - 1 : row
+            return Int(luma[y * width + x])
+        }
+        func peak(_ a: Int, _ b: Int, _ c: Int) -> Int {
+            let ab = a > b ? a : b
+            return ab > c ? ab : c
+        }
+        let level = lumaAt(x, y)
+        let leftPeak = peak(lumaAt(x - 1, y), lumaAt(x - 2, y), lumaAt(x - 3, y))
+        let rightPeak = peak(lumaAt(x + 1, y), lumaAt(x + 2, y), lumaAt(x + 3, y))
+        let upPeak = peak(lumaAt(x, y - 1), lumaAt(x, y - 2), lumaAt(x, y - 3))
+        let downPeak = peak(lumaAt(x, y + 1), lumaAt(x, y + 2), lumaAt(x, y + 3))
+        return (leftPeak < rightPeak ? leftPeak : rightPeak) - level >= depth
+            || (upPeak < downPeak ? upPeak : downPeak) - level >= depth
     }
 
     /// Paper where chroma is near neutral and luma (the 2 × 2 mean when `factor` is 2) is bright, and brighter than
@@ -148,15 +348,6 @@ struct UsSignLocator {
         mask.withUnsafeMutableBufferPointer { mask in
             luma.withUnsafeBufferPointer { luma in
                 lumaIntegral.withUnsafeBufferPointer { sums in
-                    func lumaAt(_ column: Int, _ row: Int) -> Int {
-                        let x = column < 0 ? 0 : column >= width ? width - 1 : column
-                        let y = row < 0 ? 0 : row >= height ? height - 1 : row
-                        return Int(luma[y * width + x])
-                    }
-                    func peak(_ a: Int, _ b: Int, _ c: Int) -> Int {
-                        let ab = a > b ? a : b
-                        return ab > c ? ab : c
-                    }
                     for y in 0..<height {
                         let vRow = planes.v.row(y * factor / 2)
                         let uRow = planes.u.row(y * factor / 2)
@@ -186,12 +377,8 @@ struct UsSignLocator {
                             // A thin dark line (the border, however blurred) is never paper: it must cut the plate
                             // off from a bright background even where the mean says bright. (Checked last: few
                             // samples get this far.)
-                            let leftPeak = peak(lumaAt(x - 1, y), lumaAt(x - 2, y), lumaAt(x - 3, y))
-                            let rightPeak = peak(lumaAt(x + 1, y), lumaAt(x + 2, y), lumaAt(x + 3, y))
-                            let upPeak = peak(lumaAt(x, y - 1), lumaAt(x, y - 2), lumaAt(x, y - 3))
-                            let downPeak = peak(lumaAt(x, y + 1), lumaAt(x, y + 2), lumaAt(x, y + 3))
-                            let isValley = (leftPeak < rightPeak ? leftPeak : rightPeak) - level >= valleyDepth
-                                || (upPeak < downPeak ? upPeak : downPeak) - level >= valleyDepth
+                            let isValley = Self.isOnDarkLine(
+                                luma, x: x, y: y, width: width, height: height, depth: valleyDepth)
                             mask[index] = isValley ? 0 : 1
                         }
                     }
@@ -202,17 +389,17 @@ struct UsSignLocator {
 
     /// The component's box without thin strips that leak out of it (paper beyond a border broken by blur or a
     /// slanted edge): each side moves in past the outermost ``trimShare`` of the component's samples.
-    private mutating func trimmedBounds(of component: MaskComponent, label: Int32, width: Int) -> MaskComponent {
+    private mutating func trimmedBounds(
+        of component: MaskComponent, width: Int, members: [Int32], value: Int32
+    ) -> MaskComponent {
         columnCounts.removeAll(keepingCapacity: true)
         columnCounts.append(contentsOf: repeatElement(0, count: component.width))
         rowCounts.removeAll(keepingCapacity: true)
         rowCounts.append(contentsOf: repeatElement(0, count: component.height))
-        labeler.labels.withUnsafeBufferPointer { labels in
-            for y in component.minY...component.maxY {
-                for x in component.minX...component.maxX where labels[y * width + x] == label {
-                    columnCounts[x - component.minX] += 1
-                    rowCounts[y - component.minY] += 1
-                }
+        for y in component.minY...component.maxY {
+            for x in component.minX...component.maxX where members[y * width + x] == value {
+                columnCounts[x - component.minX] += 1
+                rowCounts[y - component.minY] += 1
             }
         }
         let cut = Int(Double(component.pixelCount) * trimShare)
@@ -238,11 +425,11 @@ struct UsSignLocator {
             maxX: component.minX + columns.last, maxY: component.minY + rows.last, pixelCount: component.pixelCount)
     }
 
-    /// Samples of the component inside `plate`.
-    private func paperCount(in plate: MaskComponent, label: Int32, width: Int) -> Int {
+    /// Samples of the region inside `plate`.
+    private func count(in plate: MaskComponent, width: Int, members: [Int32], value: Int32) -> Int {
         var count = 0
         for y in plate.minY...plate.maxY {
-            for x in plate.minX...plate.maxX where labeler.labels[y * width + x] == label { count += 1 }
+            for x in plate.minX...plate.maxX where members[y * width + x] == value { count += 1 }
         }
         return count
     }
@@ -252,7 +439,7 @@ struct UsSignLocator {
     /// cars and windows narrow towards their top and bottom or break up. The rows are the component's own (not the
     /// trimmed plate's), so that the thin caps of an ellipse count against it.
     private func rowsSpanThePlate(
-        _ plate: MaskComponent, of component: MaskComponent, label: Int32, width: Int
+        _ plate: MaskComponent, of component: MaskComponent, width: Int, members: [Int32], value: Int32
     ) -> Bool {
         let firstRow = component.minY + component.height / 20
         let lastRow = component.maxY - component.height / 20
@@ -261,7 +448,7 @@ struct UsSignLocator {
         for y in firstRow...lastRow {
             var left = -1
             var right = -1
-            for x in plate.minX...plate.maxX where labeler.labels[y * width + x] == label {
+            for x in plate.minX...plate.maxX where members[y * width + x] == value {
                 if left < 0 { left = x }
                 right = x
             }

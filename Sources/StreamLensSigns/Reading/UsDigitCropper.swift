@@ -6,7 +6,10 @@ import StreamLensCore
 /// Steps, on a ``canvasWidth`` × ``canvasHeight`` canvas of the plate (fixed work per candidate):
 /// 1. Bilinear resampling of the plate's luma; only the number zone — the lower part, from ``numberZoneTop`` of the
 ///    plate down, below "SPEED LIMIT" — is used.
-/// 2. The zone's 3rd and 97th luma percentiles must differ by ``minimumContrast``; Otsu's threshold splits ink from
+/// 2. A shadow across the number leaves its shaded paper half as bright as the rest, which a single threshold would
+///    call ink: when the zone's paper level (``IlluminationFlattener``'s estimate) varies by ``shadowPaperContrast``
+///    or more, the plate's luma is divided by it. Under even light the picture is left as it is.
+///    The zone's 3rd and 97th luma percentiles must differ by ``minimumContrast``; Otsu's threshold splits ink from
 ///    paper, so dim and backlit plates binarize like bright ones.
 /// 3. Dark blobs are sorted: blobs touching the zone's sides are border remains; tall blobs in one row are digits;
 ///    any other mark of some size (a unit such as "TONS", a second row such as "6 PM") rejects the plate, and so
@@ -26,6 +29,16 @@ struct UsDigitCropper {
     static let minimumLoneDigitAspect = 0.7
     /// Smallest spread between the zone's dark and bright percentiles, in luma levels.
     var minimumContrast = 40
+    /// Step 2's flattening (off: the plate's luma as resampled).
+    var flattensIllumination = true
+    /// Half-width of the flattening window: the closing erases dark strokes up to 19 samples wide, a bold or blurred
+    /// numeral's (a thin one's are 5–7 on the canvas), and keeps a shadow's edge where it is.
+    private static let closingRadius = 9
+    private static let wholeCanvas = [Bool](repeating: true, count: canvasWidth * canvasHeight)
+    /// Brightest over darkest paper in the number zone from which it is flattened: the generated set's shadows keep
+    /// 0.4–0.6 of the light (1.7–2.5); uneven light on a plate without shadow stays well under.
+    static let shadowPaperContrast = 1.5
+    private var flattener = IlluminationFlattener(width: canvasWidth, height: canvasHeight, radius: closingRadius)
 
     private static let zoneTopRow = Int(Double(canvasHeight) * numberZoneTop)
     private static let zoneHeight = canvasHeight - zoneTopRow - 1
@@ -49,6 +62,14 @@ struct UsDigitCropper {
             plate.y + plate.height <= Double(planes.height)
         else { return .rejected(.outsideFrame) }
         resample(planes.y, plate: plate)
+        if flattensIllumination {
+            // The number zone only: the digits are all that is binarised and read from this canvas.
+            let zoneRows = Self.zoneTopRow..<Self.canvasHeight
+            flattener.estimatePaper(luma, usable: Self.wholeCanvas, rows: zoneRows)
+            if flattener.paperContrast(rows: zoneRows) >= Self.shadowPaperContrast {
+                flattener.divideByPaper(&luma, rows: zoneRows)
+            }
+        }
         let zone = Self.zoneTopRow * Self.canvasWidth..<(Self.canvasHeight * Self.canvasWidth)
         histogram.removeAll()
         for index in zone { histogram.add(luma[index]) }
