@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pictures of the signs an accuracy run missed or misread: a page to look at, not a figure.
 
-Usage: scripts/show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER
+Usage: scripts/show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER [--sheet]
 
   SET_FOLDER     a sign set's clip folder, the one holding testset.json and the raw I420 clips (a generated set such as
                  .media-cache/us-sign-testset, or a real-photo set's clips/heldout)
@@ -9,8 +9,10 @@ Usage: scripts/show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER
                  UsSpeedLimitAccuracyTests), whose lines "  <clip>: missed [...] unmatched events [...]" name the misses
   OUTPUT_FOLDER  gets index.html and one PNG per missed sign: the sign cut from the clip at a third of its way, at
                  two thirds and where it is largest, with a margin of half its size, enlarged to at least 96 px high
+  --sheet        also writes sheet.png: those rows stacked, one missed clip per row in the page's order
 
-The real-photo sets' pixels must not be committed (MEDIA.md): write their pages outside the repository.
+Write the pages outside the repository: the real-photo sets' pixels must not be committed (MEDIA.md), and the
+generated sets' signs stand on frames of footage we did not make.
 Needs only Python 3 and numpy.
 """
 import html
@@ -98,9 +100,11 @@ def write_png(path, rgb):
 
 
 def main():
-    if len(sys.argv) != 4:
-        fail("usage: show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER")
-    set_folder, log_path, output = sys.argv[1:]
+    arguments = [argument for argument in sys.argv[1:] if argument != "--sheet"]
+    writes_sheet = len(arguments) < len(sys.argv) - 1
+    if len(arguments) != 3:
+        fail("usage: show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER [--sheet]")
+    set_folder, log_path, output = arguments
     manifest_path = os.path.join(set_folder, "testset.json")
     if not os.path.isfile(manifest_path):
         fail(f"no testset.json in {set_folder}: give the folder of a set's clips")
@@ -113,6 +117,7 @@ def main():
         fail(f"{log_path} names no missed or misread sign (lines '<clip>: missed [...] unmatched events [...]')")
     os.makedirs(output, exist_ok=True)
     rows = []
+    sheet_rows = []
     for name, (missed, unmatched) in sorted(misses.items()):
         clip = clips.get(name)
         if clip is None:
@@ -129,7 +134,8 @@ def main():
                     pictures.append(cut_out(frame, box))
         picture_cell = "no sign box in the manifest"
         if pictures:
-            write_png(os.path.join(output, name + ".png"), side_by_side(pictures))
+            sheet_rows.append(side_by_side(pictures))
+            write_png(os.path.join(output, name + ".png"), sheet_rows[-1])
             picture_cell = f'<img src="{html.escape(name)}.png" alt="{html.escape(name)}">'
         verdict = f"missed {html.escape(missed)}" + (f"<br>events not matched: {html.escape(unmatched)}" if unmatched else "")
         rows.append(f"<tr><td>{html.escape(name)}</td><td>{verdict}</td><td>{picture_cell}</td></tr>")
@@ -141,6 +147,13 @@ def main():
             f"<p>Set {html.escape(os.path.abspath(set_folder))}, run log {html.escape(os.path.abspath(log_path))}. "
             "Each picture: the sign a third of its way in, two thirds in, and where it is largest.</p>"
             "<table>" + "".join(rows) + "</table>")
+    if writes_sheet and sheet_rows:
+        width = max(row.shape[1] for row in sheet_rows)
+        padded = []
+        for row in sheet_rows:
+            right = numpy.full((row.shape[0], width - row.shape[1], 3), 255, dtype=numpy.uint8)
+            padded += [numpy.hstack([row, right]), numpy.full((8, width, 3), 255, dtype=numpy.uint8)]
+        write_png(os.path.join(output, "sheet.png"), numpy.vstack(padded[:-1]))
     print(f"show-sign-misses: {len(misses)} clips, pictures in {os.path.join(output, 'index.html')}")
 
 
