@@ -151,6 +151,30 @@ struct UsSignLocatorTests {
         }
     }
 
+    /// The US road font's "4" and "0" are about 0.78 of their height wide, so on a plate found narrower than R2-1's
+    /// 0.8 (here 0.64) the canvas stretched them into what looked like two touching digits each ("40" rejected).
+    @Test func wideDigitsOnANarrowPlateAreOneDigitEach() {
+        var cropper = UsDigitCropper()
+        let plate = BoundingBox(x: 100, y: 40, width: 64, height: 100)
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: SyntheticSign.grey)
+        let outcome = image.withPlanes { planes in
+            Self.drawPlate(planes, x: plate.x, y: plate.y, width: plate.width, height: plate.height, digitBars: 0)
+            // Two hollow glyphs 28 px high and 22 px wide, 4 px apart, centred in the number zone.
+            for left in [108.0, 134.0] {
+                SyntheticSign.paint(planes, colour: Self.black) { x, y in
+                    let inGlyph = x >= left && x < left + 22 && y >= 95 && y < 123
+                    let inHole = x >= left + 6 && x < left + 16 && y >= 101 && y < 117
+                    return inGlyph && !inHole
+                }
+            }
+            let inside = RectangularSignCandidate(
+                plate: BoundingBox(x: plate.x + 1, y: plate.y + 1, width: plate.width - 2, height: plate.height - 2),
+                paperLevel: 235)
+            return cropper.prepare(planes: planes, candidate: inside)
+        }
+        #expect(outcome == .digits(DigitLayout(narrow: [false, false])), "\(outcome)")
+    }
+
     @Test(arguments: [
         // digit bars, expected outcome
         (0, CropOutcome.rejected(.lowContrast)),  // a blank lower half

@@ -161,10 +161,15 @@ struct UsDigitCropper {
         if digits.count == 1 {
             guard abs(rowMiddle) <= 0.08, plateAspect >= Self.minimumLoneDigitAspect else { return .rejected(.offCentre) }
         }
+        // The canvas is R2-1's 0.8 wide for its height: a plate seen narrower (at an angle, or a narrower plate) is
+        // stretched across it, and so are its digits. Measured back at the plate's own proportions, a digit is
+        // about 0.6 of its height wide and wider blobs are touching digits — but the wide "4" of the US road font,
+        // stretched, looked like two (real photographs: "40" rejected on 15 of 50 missed plates).
+        let stretch = plateAspect / (Double(width) / Double(Self.canvasHeight))
         var estimated = 0
         for digit in digits {
-            // A digit is about 0.6 of its height wide; wider blobs are touching digits.
-            estimated += max(1, Int((Double(digit.blob.width) / (0.62 * Double(digit.blob.height))).rounded()))
+            let plateWidth = Double(digit.blob.width) * stretch
+            estimated += max(1, Int((plateWidth / (0.62 * Double(digit.blob.height))).rounded()))
         }
         guard estimated <= 2 else { return .rejected(.extraMarks) }
         var layout = DigitLayout(estimatedDigitCount: estimated)
