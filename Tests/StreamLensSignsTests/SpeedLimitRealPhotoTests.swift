@@ -40,12 +40,17 @@ struct SpeedLimitRealPhotoTests {
         var ocrMedian: Duration?
     }
 
-    static let outcome: Result<Outcome, any Error> = Result {
+    static let outcome: Result<Outcome, any Error> = Result { try evaluate(folder: folder) }
+
+    /// Runs the stage over every clip of the set in `folder` (a real set's clips/<split>).
+    static func evaluate(
+        folder: String, configuration: SpeedLimitConfiguration = SpeedLimitConfiguration()
+    ) throws -> Outcome {
         let set = try SignTestSet.load(folder: folder, expectedVersion: expectedGeneratorVersion)
         let timings = OCRTimings(capacity: 16384)
         var clips: [SpeedLimitAccuracyTests.ClipOutcome] = []
         for clip in set.clips {
-            let events = try set.speedLimitEvents(of: clip, poolingTimingsInto: timings)
+            let events = try set.speedLimitEvents(of: clip, configuration: configuration, poolingTimingsInto: timings)
             clips.append(SpeedLimitAccuracyTests.score(
                 clip: clip, events: events, countedSize: countedSize, countedSeconds: countedSeconds))
         }
@@ -83,7 +88,7 @@ struct SpeedLimitRealPhotoTests {
         }
     }
 
-    static func report(_ outcome: Outcome) -> String {
+    static func report(_ outcome: Outcome, folder: String = folder) -> String {
         var lines = ["real-photo set \(folder):"]
         for clip in outcome.clips where !clip.falseEvents.isEmpty || !clip.missedCounted.isEmpty {
             let unmatched = clip.falseEvents.map { "\($0.value)@\($0.start)-\($0.end)" }

@@ -6,11 +6,14 @@ import Testing
 
 /// Not a check: prints, per frame of the US set's sign clips, what the locator found, what the cropper made of it
 /// and what Tesseract read — the first thing to look at when a sign is missed. Run with
-/// `STREAMLENS_US_DIAGNOSTICS=1 swift test --filter UsSignDiagnostics`.
+/// `STREAMLENS_US_DIAGNOSTICS=1 swift test --filter UsSignDiagnostics`; `STREAMLENS_US_DIAGNOSTICS_SET=<clips folder>`
+/// looks at another set of the same format instead (the real photographs' clips/heldout).
 struct UsSignDiagnostics {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
     func printWhatEachStepSaw() throws {
-        let set = try UsSignTestSet.shared.get()
+        let set = try ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_SET"].map {
+            try SignTestSet.load(folder: $0, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
+        } ?? UsSignTestSet.shared.get()
         let only = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_CLIP"] ?? "us_"
         var locator = UsSignLocator()
         var cropper = UsDigitCropper()
