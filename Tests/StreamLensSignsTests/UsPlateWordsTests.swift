@@ -13,6 +13,7 @@ struct UsPlateWordsTests {
         ("SPEEDLINTT", 0.53, .speedLimit),
         ("SPEECIIT", 0.31, .speedLimit),
         ("SCLINIT", 0.2, .speedLimit),
+        ("SFELDLIMIT", 0.45, .speedLimit),  // two letters of a soft "SPEED" misread
         ("IISPEEDLIMITIIL", 0.5, .speedLimit),
         // Other words, confidently read: no speed limit.
         ("NIMUMSPEED", 0.46, .otherWords("NIMUM")),
