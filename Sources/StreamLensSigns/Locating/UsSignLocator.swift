@@ -72,8 +72,8 @@ struct UsSignLocator {
     var minimumShadeGrowth = 0.1
 
     private var luma: [UInt8] = []
-    /// Per sample: the number of the growth that took it (``grow(_:label:width:height:)``), so nothing is cleared
-    /// between growths.
+    /// Per sample: the number of the growth that took it (``grow(_:label:paperLevel:planes:factor:width:height:)``),
+    /// so nothing is cleared between growths.
     private var grownStamp: [Int32] = []
     private var stamp: Int32 = 0
     private var growthQueue: [Int32] = []
@@ -127,15 +127,18 @@ struct UsSignLocator {
                     members: labels, value: label)
             }
             // Two pieces of one plate (split by a shadow's edge) grow into the same region: one candidate.
-            guard let plate, !candidates.contains(where: { $0.plate == box(of: plate, factor: factor) }) else { continue }
+            guard let plate else { continue }
+            let plateBox = box(of: plate, factor: factor)
+            guard !candidates.contains(where: { $0.plate == plateBox }) else { continue }
             candidates.append(
-                RectangularSignCandidate(plate: box(of: plate, factor: factor), paperLevel: paperLevel(of: plate, width: width)))
+                RectangularSignCandidate(plate: plateBox, paperLevel: paperLevel(of: plate, width: width)))
         }
         candidates.sort { $0.plate.height > $1.plate.height }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
     }
 
-    /// Whether a region may be the lit part of a plate a shadow crosses (see ``grow(_:label:paperLevel:width:height:)``).
+    /// Whether a region may be the lit part of a plate a shadow crosses
+    /// (see ``grow(_:label:paperLevel:planes:factor:width:height:)``).
     private func mayBeLitPart(_ component: MaskComponent) -> Bool {
         4 * component.width >= component.height && component.width <= 2 * component.height
             && Double(component.pixelCount) >= fillRange.lowerBound * Double(component.width * component.height)
@@ -159,7 +162,8 @@ struct UsSignLocator {
         let plate = trimmedBounds(of: region, width: width, members: members, value: value)
         let plateWidth = Double(plate.width)
         let plateHeight = Double(plate.height)
-        let paperShare = Double(count(in: plate, width: width, members: members, value: value)) / (plateWidth * plateHeight)
+        let paperShare =
+            Double(count(in: plate, width: width, members: members, value: value)) / (plateWidth * plateHeight)
         guard plateHeight >= minimumHeight, plateHeight <= maximumHeight,
             aspectRange.contains(plateWidth / plateHeight),
             fillRange.contains(paperShare),
@@ -209,49 +213,52 @@ struct UsSignLocator {
         }
         grownStamp.withUnsafeMutableBufferPointer { stamps in
             labeler.labels.withUnsafeBufferPointer { labels in
-              luma.withUnsafeBufferPointer { luma in
-                for y in component.minY...component.maxY {
-                    for x in component.minX...component.maxX where labels[y * width + x] == label {
-                        stamps[y * width + x] = stampNow
-                        growthQueue.append(Int32(y * width + x))
-                    }
-                }
-                var next = 0
-                search: while next < growthQueue.count {
-                    let index = Int(growthQueue[next])
-                    next += 1
-                    let x = index % width
-                    let y = index / width
-                    for direction in 0..<4 {
-                        let nx = direction == 0 ? x - 1 : direction == 1 ? x + 1 : x
-                        let ny = direction == 2 ? y - 1 : direction == 3 ? y + 1 : y
-                        guard nx >= minX, nx <= maxX, ny >= minY, ny <= maxY else { continue }
-                        let neighbour = ny * width + nx
-                        guard stamps[neighbour] != stampNow else { continue }
-                        // Paper of any region joins (the lit parts a shadow's edge split); shaded paper when bright
-                        // enough and not on the border or a letter's stroke.
-                        guard mask[neighbour] != 0
-                            || (Int(luma[neighbour]) >= darkest && isNeutral(nx, ny)
-                                && !Self.isOnDarkLine(luma, x: nx, y: ny, width: width, height: height, depth: valleyDepth, share: valleyShare))
-                        else { continue }
-                        // Reaching the edge of the search box (not the frame's) is leaking out through a broken
-                        // border or into a grey scene, not a shaded part: the box would pass for a plate only because
-                        // it is a rectangle. So is growing far beyond the region's size. Either ends the search.
-                        if nx == minX && minX > 0 || nx == maxX && maxX < width - 1 || ny == minY && minY > 0
-                            || ny == maxY && maxY < height - 1 || growthQueue.count >= largestGrowth
-                        {
-                            leaked = true
-                            break search
+                luma.withUnsafeBufferPointer { luma in
+                    for y in component.minY...component.maxY {
+                        for x in component.minX...component.maxX where labels[y * width + x] == label {
+                            stamps[y * width + x] = stampNow
+                            growthQueue.append(Int32(y * width + x))
                         }
-                        stamps[neighbour] = stampNow
-                        growthQueue.append(Int32(neighbour))
-                        grown.minX = min(grown.minX, nx)
-                        grown.maxX = max(grown.maxX, nx)
-                        grown.minY = min(grown.minY, ny)
-                        grown.maxY = max(grown.maxY, ny)
+                    }
+                    var next = 0
+                    search: while next < growthQueue.count {
+                        let index = Int(growthQueue[next])
+                        next += 1
+                        let x = index % width
+                        let y = index / width
+                        for direction in 0..<4 {
+                            let nx = direction == 0 ? x - 1 : direction == 1 ? x + 1 : x
+                            let ny = direction == 2 ? y - 1 : direction == 3 ? y + 1 : y
+                            guard nx >= minX, nx <= maxX, ny >= minY, ny <= maxY else { continue }
+                            let neighbour = ny * width + nx
+                            guard stamps[neighbour] != stampNow else { continue }
+                            // Paper of any region joins (the lit parts a shadow's edge split); shaded paper when bright
+                            // enough and not on the border or a letter's stroke.
+                            guard mask[neighbour] != 0
+                                || (Int(luma[neighbour]) >= darkest && isNeutral(nx, ny)
+                                    && !Self.isOnDarkLine(
+                                        luma, x: nx, y: ny, width: width, height: height, depth: valleyDepth,
+                                        share: valleyShare))
+                            else { continue }
+                            // Reaching the edge of the search box (not the frame's) is leaking out through a
+                            // broken border or into a grey scene, not a shaded part: the box would pass for a plate
+                            // only because it is a rectangle. So is growing far beyond the region's size. Either
+                            // ends the search.
+                            if nx == minX && minX > 0 || nx == maxX && maxX < width - 1 || ny == minY && minY > 0
+                                || ny == maxY && maxY < height - 1 || growthQueue.count >= largestGrowth
+                            {
+                                leaked = true
+                                break search
+                            }
+                            stamps[neighbour] = stampNow
+                            growthQueue.append(Int32(neighbour))
+                            grown.minX = min(grown.minX, nx)
+                            grown.maxX = max(grown.maxX, nx)
+                            grown.minY = min(grown.minY, ny)
+                            grown.maxY = max(grown.maxY, ny)
+                        }
                     }
                 }
-              }
             }
         }
         grown.pixelCount = growthQueue.count
@@ -273,7 +280,10 @@ struct UsSignLocator {
                         let x = side == 0 ? component.minX - out : side == 1 ? component.maxX + out : alongX
                         let y = side == 2 ? component.minY - out : side == 3 ? component.maxY + out : alongY
                         guard x >= 0, x < width, y >= 0, y < height else { break }
-                        if Self.isOnDarkLine(luma, x: x, y: y, width: width, height: height, depth: minimumValleyDepth, share: relativeValleyDepth) {
+                        if Self.isOnDarkLine(
+                            luma, x: x, y: y, width: width, height: height, depth: minimumValleyDepth,
+                            share: relativeValleyDepth)
+                        {
                             bordered += 1
                             break
                         }
