@@ -26,8 +26,7 @@ import sys
 import numpy as np
 from PIL import Image
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from i420 import rgb_to_i420  # noqa: E402
+from i420 import rgb_to_i420  # this folder (python puts the script's own folder on the path)
 
 GENERATOR_VERSION = 1  # SpeedLimitRealPhotoTests.expectedGeneratorVersion
 FRAME_STEP = 0.08

@@ -13,17 +13,19 @@ Usage: scripts/show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER [--sheet]
 
 Write the pages outside the repository: the real-photo sets' pixels must not be committed (MEDIA.md), and the
 generated sets' signs stand on frames of footage we did not make.
-Needs only Python 3 and numpy.
+Run it with the sign sets' Python environment (numpy and Pillow, made by any scripts/make-*-sign-set.sh):
+  .media-cache/venv-signs/bin/python scripts/show-sign-misses.py …
 """
 import html
 import json
 import os
 import re
-import struct
 import sys
-import zlib
 
 import numpy
+from PIL import Image
+
+from i420 import i420_to_rgb  # this folder (python puts the script's own folder on the path)
 
 # "  <clip>: missed [...] unmatched events [...]" (real-photo sets) or "<clip>: missed [...] false [...]" (generated
 # sets; the first after "US set: " or "EU set: ").
@@ -48,22 +50,12 @@ def misses_in(log_path):
 
 
 def read_frame(path, width, height, index):
-    """Frame `index` of a raw I420 clip as an RGB array (BT.601, limited range, as the set's generators write it)."""
-    chroma_width, chroma_height = (width + 1) // 2, (height + 1) // 2
-    frame_bytes = width * height + 2 * chroma_width * chroma_height
+    """Frame `index` of a raw I420 clip as an RGB array, or None past its end."""
+    frame_bytes = width * height + 2 * ((width + 1) // 2) * ((height + 1) // 2)
     with open(path, "rb") as clip:
         clip.seek(index * frame_bytes)
-        data = numpy.frombuffer(clip.read(frame_bytes), dtype=numpy.uint8)
-    if data.size < frame_bytes:
-        return None
-    y = data[: width * height].reshape(height, width).astype(numpy.float32)
-    u = data[width * height : width * height + chroma_width * chroma_height].reshape(chroma_height, chroma_width)
-    v = data[width * height + chroma_width * chroma_height :].reshape(chroma_height, chroma_width)
-    u = u.repeat(2, axis=0).repeat(2, axis=1)[:height, :width].astype(numpy.float32) - 128
-    v = v.repeat(2, axis=0).repeat(2, axis=1)[:height, :width].astype(numpy.float32) - 128
-    luma = 1.164 * (y - 16)
-    rgb = numpy.stack([luma + 1.596 * v, luma - 0.392 * u - 0.813 * v, luma + 2.017 * u], axis=-1)
-    return numpy.clip(rgb + 0.5, 0, 255).astype(numpy.uint8)
+        data = clip.read(frame_bytes)
+    return i420_to_rgb(data, width, height) if len(data) == frame_bytes else None
 
 
 def cut_out(frame, box):
@@ -88,15 +80,7 @@ def side_by_side(pictures):
 
 
 def write_png(path, rgb):
-    rows = b"".join(b"\x00" + rgb[row].tobytes() for row in range(rgb.shape[0]))
-
-    def chunk(kind, payload):
-        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
-
-    header = struct.pack(">IIBBBBB", rgb.shape[1], rgb.shape[0], 8, 2, 0, 0, 0)
-    with open(path, "wb") as png:
-        png.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)))
-        png.write(chunk(b"IEND", b""))
+    Image.fromarray(rgb, "RGB").save(path)
 
 
 def main():
