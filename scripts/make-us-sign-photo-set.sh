@@ -8,7 +8,7 @@
 #   (MEDIA.md names the one used and its commit), e.g. as the session's `fetch` tool brings it. Nothing is
 #   downloaded here.
 # Output (git-ignored, never committed: photographs we did not take): $STREAMLENS_US_PHOTO_SET (default
-# <repo>/.media-cache/us-sign-photos): clips/heldout/ (raw I420 + testset.json). About 300 MB. Evaluate:
+# <repo>/.media-cache/us-sign-photos): clips/heldout/ (raw I420 + testset.json). About 2 GB. Evaluate:
 #   STREAMLENS_US_PHOTO_SET=<that folder> swift test --skip-build --filter UsSpeedLimitRealPhotoTests
 set -euo pipefail
 script_name=make-us-sign-photo-set
