@@ -28,19 +28,6 @@ struct UsSpeedLimitRealPhotoTests {
 
     @Test(.enabled(if: isPresent, absentNote))
     func realUsSignsAreReadAndNoneWrongly() throws {
-        let outcome = try Self.outcome.get()
-        let report = SpeedLimitRealPhotoTests.report(outcome, folder: Self.folder)
-        print(report)
-        let counted = outcome.clips.reduce(0) { $0 + $1.countedSigns }
-        let missed = outcome.clips.reduce(0) { $0 + $1.missedCounted.count }
-        let wrong = zip(outcome.set.clips, outcome.clips).reduce(0) { $0 + SpeedLimitRealPhotoTests.wrongValues($1.0, $1.1) }
-        #expect(counted >= 40, "the set should hold enough counted signs")
-        #expect(wrong == 0, "a wrong limit is worse than none\n\(report)")
-        for (clip, result) in zip(outcome.set.clips, outcome.clips) {
-            #expect(result.events.count <= clip.signs.count, "\(clip.name) wrote \(result.events.map { "\($0.value)@\($0.start)" })")
-        }
-        withKnownIssue("recall on real photos is below the 95 % target: see SIGNS.md", isIntermittent: true) {
-            #expect(Double(counted - missed) >= 0.95 * Double(counted), "\(report)")
-        }
+        SpeedLimitRealPhotoTests.expectReadAndNoneWrong(try Self.outcome.get(), folder: Self.folder)
     }
 }
