@@ -27,17 +27,6 @@ final class RunControl {
         var wallTime: Duration
     }
 
-    /// A live input lost and being reopened.
-    private struct Outage {
-        /// The last frame before the loss: the outage lasts from here to the next frame.
-        var since: Duration
-        var reason: String
-        /// When to try next; nil while an attempt waits for frames.
-        var nextAttemptAt: Duration?
-        /// When an attempt in progress counts as failed without frames.
-        var attemptDeadline: Duration?
-    }
-
     /// A connected source silent this long is taken as lost (when reconnecting).
     static let silenceBeforeReconnect = Duration.seconds(5)
     /// How long a reopened input has to deliver a frame before the attempt counts as failed.
@@ -93,7 +82,7 @@ final class RunControl {
     private var outputWrites = (rendered: 0, grewAt: Duration.zero, checkedAt: Duration.zero)
     private var lastProgressAt = Duration.zero
     private var backoff: ReconnectBackoff
-    private var outage: Outage?
+    private var outage: InputOutage?
     private var decodeWarningShown = false
 
     init(
@@ -239,7 +228,7 @@ final class RunControl {
             if outage != nil {
                 attemptFailed(now, reason: "the stream ended")
             } else if mayReconnect {
-                beginOutage(now, reason: "the stream ended")
+                beginOutage(now, reason: "the stream ended", inputWentSilent: false)
             } else {
                 endInput()
             }
@@ -247,7 +236,7 @@ final class RunControl {
             if outage != nil {
                 attemptFailed(now, reason: error.description)
             } else if mayReconnect {
-                beginOutage(now, reason: error.description)
+                beginOutage(now, reason: error.description, inputWentSilent: false)
             } else if case .damagedData = error, arrivals > 0 {
                 // A damaged file after good frames: keep what was decoded, like a player would.
                 hooks.decodeError()
@@ -308,10 +297,10 @@ final class RunControl {
         guard count != arrivals else { return }
         arrivals = count
         lastArrivalAt = now
-        if let outage {
-            hooks.inputReconnected(now - outage.since)
-            hooks.notice("input back after \((now - outage.since).secondsText(decimals: 1)) s")
-            self.outage = nil
+        if let length = outage?.framesArrived(at: now) {
+            hooks.inputReconnected(length)
+            hooks.notice("input back after \(length.secondsText(decimals: 1)) s")
+            outage = nil
             backoff.reset()
         }
     }
@@ -330,12 +319,13 @@ final class RunControl {
             return
         }
         if outage == nil, mayReconnect, configuration.input.silenceMeansLost, silence >= Self.silenceBeforeReconnect {
-            beginOutage(now, reason: "no data for \(Self.silenceBeforeReconnect.secondsText) s")
+            beginOutage(now, reason: "no data for \(Self.silenceBeforeReconnect.secondsText) s", inputWentSilent: true)
         }
     }
 
-    private func beginOutage(_ now: Duration, reason: String) {
-        outage = Outage(since: lastArrivalAt, reason: reason, nextAttemptAt: now + backoff.nextDelay)
+    private func beginOutage(_ now: Duration, reason: String, inputWentSilent: Bool) {
+        outage = InputOutage(
+            since: lastArrivalAt, reason: reason, nextAttemptAt: now + backoff.nextDelay, inputWentSilent: inputWentSilent)
         hooks.warning("input lost (\(reason)); reconnecting (--reconnect)")
     }
 
@@ -357,7 +347,7 @@ final class RunControl {
         current.nextAttemptAt = nil
         outage = current
         if reopenInput() {
-            outage?.attemptDeadline = clock.now() + Self.attemptWindow
+            outage?.inputReopened(attemptDeadline: clock.now() + Self.attemptWindow)
         } else {
             attemptFailed(clock.now(), reason: "the input could not be reopened")
         }

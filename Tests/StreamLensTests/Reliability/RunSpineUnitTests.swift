@@ -30,6 +30,24 @@ struct RunSpineUnitTests {
         #expect(!ReconnectBackoff(maxAttempts: 0).mayAttempt)
     }
 
+    /// The flake this fixes: an RTSP server stopped for 3 s gave `reconnects 2` for one reopening, when a frame that
+    /// was still on its way out of the failed pipeline ended the outage and the pipeline's next error began another.
+    @Test func framesDrainingFromAFailedInputDoNotEndItsOutage() {
+        var outage = InputOutage(
+            since: .seconds(10), reason: "connection closed", nextAttemptAt: .milliseconds(10500), inputWentSilent: false)
+        #expect(outage.framesArrived(at: .milliseconds(10100)) == nil)
+        #expect(outage.since == .milliseconds(10100))
+        outage.inputReopened(attemptDeadline: .milliseconds(15500))
+        #expect(outage.attemptDeadline == .milliseconds(15500))
+        #expect(outage.framesArrived(at: .milliseconds(13100)) == .seconds(3))
+    }
+
+    @Test func aSilentInputThatResumesByItselfIsBackAtItsNextFrame() {
+        var outage = InputOutage(
+            since: .seconds(2), reason: "no data for 5 s", nextAttemptAt: .milliseconds(7500), inputWentSilent: true)
+        #expect(outage.framesArrived(at: .milliseconds(7200)) == .milliseconds(5200))
+    }
+
     @Test(arguments: [
         // (description, locations written)
         ("x264enc ! mp4mux ! filesink location=out.mp4", ["out.mp4"]),
