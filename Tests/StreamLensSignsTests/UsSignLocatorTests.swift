@@ -99,12 +99,72 @@ struct UsSignLocatorTests {
         #expect((found.candidates.first?.box.intersectionOverUnion(truth) ?? 0) >= 0.8, "\(found.candidates)")
     }
 
+    /// A grey plate against a bright sky (the real US set's commonest miss: a backlit plate darker than the scene
+    /// around it) is no paper by brightness; its border still cuts it off, and the plate is found by it.
+    @Test(arguments: [true, false])
+    func aGreyPlateAgainstABrightSkyIsFoundByItsBorder(findsDimPlates: Bool) {
+        var locator = UsSignLocator()
+        locator.findsDimPlates = findsDimPlates
+        let plate = BoundingBox(x: 120, y: 50, width: 56, height: 70)
+        let found = Self.locate(locator: locator) { planes in
+            SyntheticSign.paint(planes, colour: (225, 126, 126)) { _, _ in true }  // overcast sky
+            Self.drawPlate(
+                planes, x: plate.x, y: plate.y, width: plate.width, height: plate.height, paper: (150, 128, 128))
+        }
+        let best = found.candidates.map { $0.box.intersectionOverUnion(plate) }.max() ?? 0
+        if findsDimPlates {
+            #expect(found.candidates.count == 1 && best >= 0.8, "\(found.candidates)")
+            #expect(found.outcomes == [.digits(DigitLayout(narrow: [false, false]))], "\(found.outcomes)")
+        } else {
+            // The sky just around the plate is brighter than its surroundings (the plate darkens them): a frame of
+            // "paper" around the plate, which step 5's plate replaces.
+            #expect(best < 0.5, "\(found.candidates)")
+        }
+    }
+
+    /// Between whole-frame dim searches (one analysed frame in four), a dim plate is followed around where it was; one
+    /// that comes into view then waits for the next whole-frame search.
+    @Test func aGreyPlateIsFollowedBetweenWholeFrameSearches() {
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: SyntheticSign.grey)
+        var locator = UsSignLocator()
+        locator.dimSearchInterval = 4
+        func frame(plateAt plateX: Double?, newcomerAt newcomerX: Double? = nil) -> [BoundingBox] {
+            image.withPlanes { planes in
+                SyntheticSign.paint(planes, colour: (225, 126, 126)) { _, _ in true }
+                if let plateX {
+                    Self.drawPlate(planes, x: plateX, y: 50, width: 56, height: 70, paper: (150, 128, 128))
+                }
+                if let newcomerX {
+                    Self.drawPlate(planes, x: newcomerX, y: 140, width: 48, height: 60, paper: (150, 128, 128))
+                }
+                locator.locate(in: planes)
+                return locator.candidates.map(\.plate)
+            }
+        }
+        func found(_ boxes: [BoundingBox], _ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Bool {
+            boxes.contains { $0.intersectionOverUnion(BoundingBox(x: x, y: y, width: width, height: height)) >= 0.7 }
+        }
+        // Frame 1 searches the whole frame; frames 2–4 around the plate, which moves 8 px a frame.
+        #expect(found(frame(plateAt: 40), 40, 50, 56, 70))
+        #expect(found(frame(plateAt: 48), 48, 50, 56, 70))
+        let third = frame(plateAt: 56, newcomerAt: 220)
+        #expect(found(third, 56, 50, 56, 70))
+        #expect(!found(third, 220, 140, 48, 60), "a plate outside the windows is found only by a whole-frame search")
+        _ = frame(plateAt: 64, newcomerAt: 220)
+        let fifth = frame(plateAt: 72, newcomerAt: 220)
+        #expect(found(fifth, 72, 50, 56, 70) && found(fifth, 220, 140, 48, 60), "\(fifth)")
+    }
+
     /// A shadow's straight edge across the plate: the paper beyond it keeps half the light (the generated set's
     /// shadows keep 0.4–0.6), its left part here, through the first numeral.
     @Test(arguments: [true, false])
     func aPlateHalfInShadowIsFoundWholeAndItsNumberCut(growsIntoShade: Bool) {
         var locator = UsSignLocator()
-        if !growsIntoShade { locator.shadedPaperShare = 0 }
+        if !growsIntoShade {
+            locator.shadedPaperShare = 0
+            // Step 5 finds the whole plate by its border too (the shaded part is near-neutral): the growth alone here.
+            locator.findsDimPlates = false
+        }
         let plate = BoundingBox(x: 100, y: 60, width: 64, height: 80)
         let found = Self.locate(locator: locator) { planes in
             Self.drawPlate(planes, x: plate.x, y: plate.y, width: plate.width, height: plate.height)

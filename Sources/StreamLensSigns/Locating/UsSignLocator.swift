@@ -24,6 +24,12 @@ import StreamLensCore
 ///    ``shadedPaperShare`` of the region's paper level and not on a dark line) within half its size around it; the
 ///    border stops the growth as it stops paper. When the grown region passes the tests above and is larger, it is
 ///    the candidate; when it leaks out (a broken border, a grey scene) the region as it was is.
+/// 5. A grey plate against a bright sky is no brighter than the scene around it, so none of it is paper by step 2.
+///    Its black border still cuts it off: near-neutral samples off dark lines, however bright (``findsDimPlates``),
+///    are labelled in a mask of their own, and a region that passes the plate tests with the border just outside at
+///    least three sides of its box is a candidate too, unless it is one already. That mask covers most of a street
+///    (road, walls, grey sky), so the whole frame is searched on one analysed frame in ``dimSearchInterval``, and the
+///    frames between only around the plates found last.
 ///
 /// Whether the lower part holds a number is checked later, on luma, by ``UsDigitCropper``.
 ///
@@ -71,6 +77,18 @@ struct UsSignLocator {
     /// blur, not a shaded part).
     var minimumShadeGrowth = 0.1
 
+    /// Step 5: plates no brighter than their surroundings, found by their border. Off: only step 2's paper.
+    var findsDimPlates = true
+    /// Sides of a dim plate's box with the border just outside (``borderedSides(of:width:height:)``).
+    var minimumDimPlateBorderedSides = 3
+    /// Step 5 searches the whole frame on one analysed frame in this many (over the whole frame it costs about as
+    /// much as steps 1–4); the frames between search half a plate's size around the dim plates found last.
+    var dimSearchInterval = 4
+    private var framesSinceDimSearch = Int.max
+    private var dimSearchFrameSize = (width: 0, height: 0)
+    /// Where the frames between whole-frame dim searches look, in samples: the last dim plates, widened.
+    private var dimWindows: [MaskComponent] = []
+
     private var luma: [UInt8] = []
     /// Per sample: the number of the growth that took it (``grow(_:label:paperLevel:planes:factor:width:height:)``),
     /// so nothing is cleared between growths.
@@ -78,6 +96,10 @@ struct UsSignLocator {
     private var stamp: Int32 = 0
     private var growthQueue: [Int32] = []
     private var mask: [UInt8] = []
+    /// Step 5's mask: near-neutral samples off dark lines whatever the scene's brightness around them (paper's
+    /// superset), and its regions.
+    private var dimMask: [UInt8] = []
+    private var dimLabeler = ComponentLabeler()
     private var lumaIntegral: [Int32] = []
     private var labeler = ComponentLabeler()
     private var columnCounts: [Int] = []
@@ -133,8 +155,117 @@ struct UsSignLocator {
             candidates.append(
                 RectangularSignCandidate(plate: plateBox, paperLevel: paperLevel(of: plate, width: width)))
         }
+        if findsDimPlates {
+            addDimPlates(
+                planes: planes, minimumHeight: minimumHeight, maximumHeight: maximumHeight, factor: factor,
+                width: width, height: height)
+        }
         candidates.sort { $0.plate.height > $1.plate.height }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
+    }
+
+    /// Step 5: regions of near-neutral samples bounded by dark lines that pass the plate tests with the border outside
+    /// at least ``minimumDimPlateBorderedSides`` sides, where no candidate is yet: over the whole frame, or on the
+    /// frames between such searches around the last ones found.
+    private mutating func addDimPlates(
+        planes: YUVPlanes, minimumHeight: Double, maximumHeight: Double, factor: Int, width: Int, height: Int
+    ) {
+        let searchesWholeFrame =
+            framesSinceDimSearch >= dimSearchInterval - 1 || dimSearchFrameSize != (width, height)
+        framesSinceDimSearch = searchesWholeFrame ? 0 : framesSinceDimSearch + 1
+        dimSearchFrameSize = (width, height)
+        guard searchesWholeFrame || !dimWindows.isEmpty else { return }
+        if dimMask.count < width * height { dimMask = [UInt8](repeating: 0, count: width * height) }
+        if searchesWholeFrame {
+            markDimPaper(
+                in: MaskComponent(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1, pixelCount: 0),
+                planes: planes, factor: factor, width: width, height: height)
+        } else {
+            dimMask.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            for window in dimWindows {
+                markDimPaper(in: window, planes: planes, factor: factor, width: width, height: height)
+            }
+        }
+        dimWindows.removeAll(keepingCapacity: true)
+        dimMask.withUnsafeBufferPointer { dimMask in
+            dimLabeler.label(
+                mask: dimMask, width: width, height: height, joinsDiagonals: false,
+                minimumPixels: Int(minimumHeight * minimumHeight * aspectRange.lowerBound * fillRange.lowerBound))
+        }
+        let found = candidates.count
+        for (index, component) in dimLabeler.components.enumerated() {
+            guard Double(component.height) >= minimumHeight, Double(component.height) <= maximumHeight,
+                Double(component.width) >= minimumHeight * aspectRange.lowerBound,
+                Double(component.width) <= Double(component.height) * aspectRange.upperBound * 1.2,
+                let plate = passingPlate(
+                    of: component, minimumHeight: minimumHeight, maximumHeight: maximumHeight, width: width,
+                    members: dimLabeler.labels, value: Int32(index + 1)),
+                borderedSides(of: plate, width: width, height: height) >= minimumDimPlateBorderedSides
+            else { continue }
+            let plateBox = box(of: plate, factor: factor)
+            let candidate = RectangularSignCandidate(
+                plate: plateBox, paperLevel: paperLevel(of: plate, width: width, in: dimMask))
+            if let container = candidates.firstIndex(where: { $0.plate.contains(plateBox) }) {
+                // The bright sky just around a grey plate is paper by step 2 (the plate darkens the local mean) and,
+                // a frame with the plate as its hole, may pass the plate tests: the plate inside replaces it. Inside
+                // a plate found already (a numeral's counter, paper between the border and the words) is no plate.
+                guard container < found, brightPaperShare(in: plate, width: width) < Self.largestPaperShareInHaloHole
+                else { continue }
+                candidates[container] = candidate
+            } else if !candidates.contains(where: { $0.plate.intersectionOverUnion(plateBox) >= 0.5 }) {
+                candidates.append(candidate)
+            } else {
+                continue
+            }
+            let reach = plate.height / 2
+            dimWindows.append(
+                MaskComponent(
+                    minX: max(0, plate.minX - reach), minY: max(0, plate.minY - reach),
+                    maxX: min(width - 1, plate.maxX + reach), maxY: min(height - 1, plate.maxY + reach), pixelCount: 0))
+        }
+    }
+
+    /// Step 5's mask inside `box` (samples): near-neutral, not darker than ``minimumPaperLuma``, not on a dark line —
+    /// paper by step 2 but for the scene's brightness around it.
+    private mutating func markDimPaper(in box: MaskComponent, planes: YUVPlanes, factor: Int, width: Int, height: Int) {
+        let chromaLimit = maximumChroma
+        let darkest = minimumPaperLuma
+        let valleyDepth = minimumValleyDepth
+        let valleyShare = relativeValleyDepth
+        dimMask.withUnsafeMutableBufferPointer { dimMask in
+            luma.withUnsafeBufferPointer { luma in
+                for y in box.minY...box.maxY {
+                    let vRow = planes.v.row(y * factor / 2)
+                    let uRow = planes.u.row(y * factor / 2)
+                    let vStep = planes.v.pixelStride
+                    let uStep = planes.u.pixelStride
+                    for x in box.minX...box.maxX {
+                        let index = y * width + x
+                        let chromaX = x * factor / 2
+                        dimMask[index] =
+                            Int(luma[index]) >= darkest && abs(Int(vRow[chromaX * vStep]) - 128) <= chromaLimit
+                                && abs(Int(uRow[chromaX * uStep]) - 128) <= chromaLimit
+                                && !Self.isOnDarkLine(
+                                    luma, x: x, y: y, width: width, height: height, depth: valleyDepth,
+                                    share: valleyShare)
+                            ? 1 : 0
+                    }
+                }
+            }
+        }
+    }
+
+    /// Step 5: a candidate holding a dim plate is the bright frame around it when step 2's paper covers less than
+    /// this share of the dim plate's box (its hole), not a plate whose part it is.
+    private static let largestPaperShareInHaloHole = 0.25
+
+    /// Share of `plate`'s box (samples) that is step 2's paper.
+    private func brightPaperShare(in plate: MaskComponent, width: Int) -> Double {
+        var count = 0
+        for y in plate.minY...plate.maxY {
+            for x in plate.minX...plate.maxX where mask[y * width + x] != 0 { count += 1 }
+        }
+        return Double(count) / Double(plate.width * plate.height)
     }
 
     /// Whether a region may be the lit part of a plate a shadow crosses
@@ -476,12 +607,13 @@ struct UsSignLocator {
         return Double(spanning) >= minimumSpanningRows * Double(lastRow - firstRow + 1)
     }
 
-    /// Mean luma of the component's paper samples.
-    private func paperLevel(of component: MaskComponent, width: Int) -> Double {
+    /// Mean luma of the paper samples in the component's box (`paper`: step 2's mask unless given).
+    private func paperLevel(of component: MaskComponent, width: Int, in paper: [UInt8]? = nil) -> Double {
+        let paper = paper ?? mask
         var sum = 0
         var count = 0
         for y in component.minY...component.maxY {
-            for x in component.minX...component.maxX where mask[y * width + x] != 0 {
+            for x in component.minX...component.maxX where paper[y * width + x] != 0 {
                 sum += Int(luma[y * width + x])
                 count += 1
             }
