@@ -21,8 +21,13 @@ struct UsPlateWordsTests {
         ("WEIGHTLIMIT", 0.6, .otherWords("WEIGHT")),
         ("TRUCKS", 0.6, .otherWords("TRUCKS")),
         ("NIGHT", 0.5, .otherWords("NIGHT")),
+        ("SPEEDZONEAHEAD", 0.5, .otherWords("ZONEAHEAD")),
         // Too little or too unsure to tell.
         ("", 0.0, .unreadable),
+        // "SPEED" and one word in LIMIT's place: a "LIMIT" misread past two edits (read so on real plates).
+        ("SPEEDCRIME", 0.5, .unreadable),
+        ("SPEEDJUNAT", 0.5, .unreadable),
+        ("ISPEEDAMALT", 0.5, .unreadable),
         ("SPEED", 0.63, .unreadable),
         ("SPEEEWHIT", 0.38, .unreadable),
         ("MINIMUMSPEED", 0.1, .unreadable),

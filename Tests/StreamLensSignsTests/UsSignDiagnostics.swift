@@ -17,6 +17,7 @@ struct UsSignDiagnostics {
         let only = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_CLIP"] ?? "us_"
         var locator = UsSignLocator()
         var cropper = UsDigitCropper()
+        var words = UsPlateWordsPicture()
         let engine = try TesseractEngine()
         for clip in set.clips where clip.name.contains(only) && clip.kind != "distractor" {
             var lines: [String] = []
@@ -38,6 +39,17 @@ struct UsSignDiagnostics {
                                 bytesPerRow: cropper.ocrWidth)
                         }
                         part += String(format: " read '%@' %.2f glyphs %d", text, confidence, layout.glyphCount)
+                        if candidate.plate.height >= UsPlateWordsPicture.minimumPlateHeight {
+                            // What the words above the number say (the reader asks only when the number made a limit).
+                            words.prepare(luma: frame.planes.y, plate: candidate.plate)
+                            let (wordText, wordConfidence) = words.image.withUnsafeBufferPointer {
+                                engine.readWords(
+                                    gray: $0.baseAddress!, width: words.width, height: words.height,
+                                    bytesPerRow: words.width)
+                            }
+                            part += " words '\(wordText.filter { !$0.isNewline })' "
+                                + "\(UsPlateWords.judge(text: wordText, confidence: wordConfidence))"
+                        }
                         if let dump = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_DUMP"] {
                             // The OCR picture as a PGM, to look at what Tesseract was given.
                             GreyPicture.write(

@@ -23,17 +23,28 @@ enum UsPlateWords: Equatable, Sendable {
         var letters = Array(text.uppercased().filter { $0.isLetter })
         // Up to two edits: a thin I or M of "LIMIT" lost or changed, a soft "SPEED" read "SFELD" or "SPFEC" (one
         // edit vetoed a generated 15 and 40 whose words read so; other words keep their own letters either way).
-        let hasLimit = removeNearMatch(of: "LIMIT", maximumEdits: 2, from: &letters)
-        _ = removeNearMatch(of: "SPEED", maximumEdits: 2, from: &letters)
+        let hasLimit = removeNearMatch(of: "LIMIT", maximumEdits: 2, from: &letters) != nil
+        let speed = removeNearMatch(of: "SPEED", maximumEdits: 2, from: &letters)
         let otherLetters = letters.filter { !"ILJ".contains($0) }.count
+        // "SPEED" first and one word of LIMIT's size after it is a "LIMIT" misread past two edits (real plates read
+        // "SPEEDCRIME", "SPEEDJUNAT", "SPEEDAMALT"): other signs put their words before "SPEED" ("MINIMUM SPEED"),
+        // or more than one word after it ("SPEED ZONE AHEAD"). Not a confirmation either.
+        if !hasLimit, let speed, letters[..<speed].allSatisfy({ "ILJ".contains($0) }),
+            limitSizedWord.contains(otherLetters)
+        {
+            return .unreadable
+        }
         if otherLetters >= otherWordLetters, confidence >= minimumConfidence { return .otherWords(String(letters)) }
         return hasLimit ? .speedLimit : .unreadable
     }
 
+    /// Letters (thin ones aside) of one word read in LIMIT's place.
+    private static let limitSizedWord = 4...6
+
     /// Removes the run of letters closest to `word` (fewest letters changed, added or lost; of equal ones the first,
-    /// runs of the word's length first) when it is within `maximumEdits`; says whether there was one. The closest,
+    /// runs of the word's length first) when it is within `maximumEdits`; returns where it began, or nil. The closest,
     /// not the first: in "MINIMUMSPEED" a two-edit "MSPEE" comes before the exact "SPEED".
-    private static func removeNearMatch(of word: String, maximumEdits: Int, from letters: inout [Character]) -> Bool {
+    private static func removeNearMatch(of word: String, maximumEdits: Int, from letters: inout [Character]) -> Int? {
         let word = Array(word)
         let lengths = [word.count] + (1...maximumEdits).flatMap { [word.count - $0, word.count + $0] }
         var best: (range: Range<Int>, edits: Int)?
@@ -43,9 +54,9 @@ enum UsPlateWords: Equatable, Sendable {
                 if edits <= maximumEdits, edits < best?.edits ?? Int.max { best = (start..<(start + length), edits) }
             }
         }
-        guard let best else { return false }
+        guard let best else { return nil }
         letters.removeSubrange(best.range)
-        return true
+        return best.range.lowerBound
     }
 
     /// Levenshtein distance: letters changed, added or lost to turn `a` into `b`.
