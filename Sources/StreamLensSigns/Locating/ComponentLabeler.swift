@@ -11,7 +11,8 @@ struct MaskComponent: Equatable {
     var height: Int { maxY - minY + 1 }
 }
 
-/// Finds the connected regions of a byte mask (non-zero = foreground) with a flood fill.
+/// Finds the connected regions of a byte mask (non-zero = foreground): four-connected ones run by run, the others with
+/// a flood fill.
 ///
 /// After ``label(mask:width:height:gapTolerance:minimumPixels:)``, ``labels`` maps each pixel to its component:
 /// `i + 1` for `components[i]`, 0 for background, negative for regions too small to keep.
@@ -31,9 +32,27 @@ struct ComponentLabeler {
 
     /// Labels `mask` (`width` × `height`, row-major, `width` bytes per row) and fills ``components`` with regions of
     /// at least `minimumPixels` pixels.
+    ///
+    /// Four-connected regions (`gapTolerance` 1 without `joinsDiagonals`: the US locator's masks, mostly foreground)
+    /// are labelled run by run (``labelRuns(mask:width:height:minimumPixels:)``), the others by a flood fill; both
+    /// give the same labels and components in the same order.
     mutating func label(
         mask: UnsafeBufferPointer<UInt8>, width: Int, height: Int, gapTolerance: Int = 1, joinsDiagonals: Bool = true,
         minimumPixels: Int = 1
+    ) {
+        if gapTolerance == 1 && !joinsDiagonals {
+            labelRuns(mask: mask, width: width, height: height, minimumPixels: minimumPixels)
+        } else {
+            labelByFlooding(
+                mask: mask, width: width, height: height, gapTolerance: gapTolerance, joinsDiagonals: joinsDiagonals,
+                minimumPixels: minimumPixels)
+        }
+    }
+
+    /// The flood fill: every foreground pixel is queued once and looks at its neighbours.
+    mutating func labelByFlooding(
+        mask: UnsafeBufferPointer<UInt8>, width: Int, height: Int, gapTolerance: Int, joinsDiagonals: Bool,
+        minimumPixels: Int
     ) {
         let count = width * height
         precondition(mask.count >= count, "mask is smaller than \(width)×\(height)")
@@ -108,6 +127,122 @@ struct ComponentLabeler {
                     for position in 0..<top { labels[Int(stack[position])] = final }
                 }
             }
+        }
+    }
+
+    /// Runs of foreground in one row (`end` exclusive) and, while labelling, the run each joins (union–find: the
+    /// earliest run of a region is its root, so regions come out in the flood fill's order — by their first pixel).
+    private var runStart: [Int32] = []
+    private var runEnd: [Int32] = []
+    private var runRow: [Int32] = []
+    private var runParent: [Int32] = []
+    /// Per run: its region's index in ``regions``.
+    private var runComponent: [Int32] = []
+    /// Every region of the last mask, kept or not, and its final label (kept between calls).
+    private var regions: [MaskComponent] = []
+    private var regionLabel: [Int32] = []
+
+    /// Four-connected regions run by run: a region of the US locator's masks (sky, road, walls) is thousands of pixels
+    /// but a few dozen runs, and a run joins the runs of the row above that it overlaps. The flood fill looked at every
+    /// pixel's four neighbours.
+    mutating func labelRuns(mask: UnsafeBufferPointer<UInt8>, width: Int, height: Int, minimumPixels: Int) {
+        let count = width * height
+        precondition(mask.count >= count, "mask is smaller than \(width)×\(height)")
+        if labels.count < count { labels = [Int32](repeating: 0, count: count) }
+        components.removeAll(keepingCapacity: true)
+        runStart.removeAll(keepingCapacity: true)
+        runEnd.removeAll(keepingCapacity: true)
+        runRow.removeAll(keepingCapacity: true)
+        runParent.removeAll(keepingCapacity: true)
+        var previousRow = 0..<0
+        for y in 0..<height {
+            let rowStart = y * width
+            let firstRun = runStart.count
+            // The first run of the row above that may still touch this row's next run (both rows' runs are in order).
+            var above = previousRow.lowerBound
+            var x = 0
+            while x < width {
+                guard mask[rowStart + x] != 0 else {
+                    x += 1
+                    continue
+                }
+                let start = x
+                while x < width, mask[rowStart + x] != 0 { x += 1 }
+                let run = Int32(runStart.count)
+                runStart.append(Int32(start))
+                runEnd.append(Int32(x))
+                runRow.append(Int32(y))
+                runParent.append(run)
+                // Runs of the row above that share a column with this one. The last of them may also touch the
+                // next run of this row, so `above` stays on it.
+                while above < previousRow.upperBound, runEnd[above] <= Int32(start) { above += 1 }
+                var touching = above
+                while touching < previousRow.upperBound, runStart[touching] < Int32(x) {
+                    union(Int32(touching), run)
+                    touching += 1
+                }
+            }
+            previousRow = firstRun..<runStart.count
+        }
+        runComponent.removeAll(keepingCapacity: true)
+        runComponent.append(contentsOf: repeatElement(-1, count: runStart.count))
+        // Bounds and sizes per root, in root order (the order of regions' first pixels).
+        regions.removeAll(keepingCapacity: true)
+        for run in 0..<runStart.count {
+            let root = Int(find(Int32(run)))
+            let start = Int(runStart[run])
+            let end = Int(runEnd[run]) - 1
+            let y = Int(runRow[run])
+            if root == run {
+                runComponent[run] = Int32(regions.count)
+                regions.append(MaskComponent(minX: start, minY: y, maxX: end, maxY: y, pixelCount: 0))
+            }
+            let region = Int(runComponent[root])
+            runComponent[run] = Int32(region)
+            regions[region].minX = min(regions[region].minX, start)
+            regions[region].maxX = max(regions[region].maxX, end)
+            regions[region].maxY = y
+            regions[region].pixelCount += end - start + 1
+        }
+        // Kept regions are numbered in order; the others are -2, as the flood fill marks them.
+        regionLabel.removeAll(keepingCapacity: true)
+        for region in regions {
+            if region.pixelCount >= minimumPixels {
+                components.append(region)
+                regionLabel.append(Int32(components.count))
+            } else {
+                regionLabel.append(-2)
+            }
+        }
+        let runs = (start: runStart, end: runEnd, row: runRow, region: runComponent, label: regionLabel)
+        labels.withUnsafeMutableBufferPointer { labels in
+            labels.baseAddress!.update(repeating: 0, count: count)
+            for run in 0..<runs.start.count {
+                let first = labels.baseAddress! + Int(runs.row[run]) * width + Int(runs.start[run])
+                first.update(
+                    repeating: runs.label[Int(runs.region[run])], count: Int(runs.end[run] - runs.start[run]))
+            }
+        }
+    }
+
+    /// The root run of `run`'s region, halving the path on the way.
+    private mutating func find(_ run: Int32) -> Int32 {
+        var current = run
+        while runParent[Int(current)] != current {
+            runParent[Int(current)] = runParent[Int(runParent[Int(current)])]
+            current = runParent[Int(current)]
+        }
+        return current
+    }
+
+    /// Joins two runs' regions under the earlier root.
+    private mutating func union(_ a: Int32, _ b: Int32) {
+        let rootA = find(a)
+        let rootB = find(b)
+        if rootA < rootB {
+            runParent[Int(rootB)] = rootA
+        } else if rootB < rootA {
+            runParent[Int(rootA)] = rootB
         }
     }
 }
