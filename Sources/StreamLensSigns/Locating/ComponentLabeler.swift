@@ -30,6 +30,18 @@ struct ComponentLabeler {
     /// most foreground pixels a mask has had, not to the mask's size (a red mask is mostly background).
     private var stack: [Int32] = []
 
+    /// Runs of foreground in one row (`end` exclusive) and, while labelling, the run each joins (union–find: the
+    /// earliest run of a region is its root, so regions come out in the flood fill's order — by their first pixel).
+    private var runStart: [Int32] = []
+    private var runEnd: [Int32] = []
+    private var runRow: [Int32] = []
+    private var runParent: [Int32] = []
+    /// Per run: its region's index in ``regions``.
+    private var runComponent: [Int32] = []
+    /// Every region of the last mask, kept or not, and its final label (kept between calls).
+    private var regions: [MaskComponent] = []
+    private var regionLabel: [Int32] = []
+
     /// Labels `mask` (`width` × `height`, row-major, `width` bytes per row) and fills ``components`` with regions of
     /// at least `minimumPixels` pixels.
     ///
@@ -129,18 +141,6 @@ struct ComponentLabeler {
             }
         }
     }
-
-    /// Runs of foreground in one row (`end` exclusive) and, while labelling, the run each joins (union–find: the
-    /// earliest run of a region is its root, so regions come out in the flood fill's order — by their first pixel).
-    private var runStart: [Int32] = []
-    private var runEnd: [Int32] = []
-    private var runRow: [Int32] = []
-    private var runParent: [Int32] = []
-    /// Per run: its region's index in ``regions``.
-    private var runComponent: [Int32] = []
-    /// Every region of the last mask, kept or not, and its final label (kept between calls).
-    private var regions: [MaskComponent] = []
-    private var regionLabel: [Int32] = []
 
     /// Four-connected regions run by run: a region of the US locator's masks (sky, road, walls) is thousands of pixels
     /// but a few dozen runs, and a run joins the runs of the row above that it overlaps. The flood fill looked at every

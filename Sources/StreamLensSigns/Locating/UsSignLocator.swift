@@ -81,8 +81,9 @@ struct UsSignLocator {
     var findsDimPlates = true
     /// Sides of a dim plate's box with the border just outside (``borderedSides(of:width:height:)``).
     var minimumDimPlateBorderedSides = 3
-    /// Step 5 searches the whole frame on one analysed frame in this many (over the whole frame it costs about as
-    /// much as steps 1–4); the frames between search half a plate's size around the dim plates found last.
+    /// Step 5 searches the whole frame on one analysed frame in this many (on every one it added 16 % to a US run's
+    /// CPU, on one in four nothing measurable: SIGNS.md round 37); the frames between search half a plate's size around
+    /// the dim plates found last.
     var dimSearchInterval = 4
     private var framesSinceDimSearch = Int.max
     private var dimSearchFrameSize = (width: 0, height: 0)
