@@ -75,6 +75,17 @@ struct UsSignLocatorTests {
         #expect(found.outcomes.first == .digits(DigitLayout(narrow: [false, false])), "\(found.outcomes)")
     }
 
+    /// A plate beside the road seen from a car at an angle: half as wide as high, its paper inside the border 0.45
+    /// (real photographs show 0.44).
+    @Test func aPlateSeenAtAnAngleIsAPlate() {
+        let plate = BoundingBox(x: 140, y: 60, width: 50, height: 100)
+        let found = Self.locate { planes in
+            Self.drawPlate(planes, x: plate.x, y: plate.y, width: plate.width, height: plate.height)
+        }
+        #expect(found.candidates.count == 1, "\(found.candidates)")
+        #expect((found.candidates.first?.box.intersectionOverUnion(plate) ?? 0) >= 0.8, "\(found.candidates)")
+    }
+
     @Test func aWhiteSquareADiscAndAYellowPlateAreNoPlates() {
         let found = Self.locate { planes in
             // Square: too wide for an upright plate.
