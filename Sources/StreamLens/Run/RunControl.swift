@@ -325,7 +325,8 @@ final class RunControl {
 
     private func beginOutage(_ now: Duration, reason: String, inputWentSilent: Bool) {
         outage = InputOutage(
-            since: lastArrivalAt, reason: reason, nextAttemptAt: now + backoff.nextDelay, inputWentSilent: inputWentSilent)
+            since: lastArrivalAt, reason: reason, nextAttemptAt: now + backoff.nextDelay,
+            inputWentSilent: inputWentSilent)
         hooks.warning("input lost (\(reason)); reconnecting (--reconnect)")
     }
 

@@ -56,7 +56,7 @@ struct UsSignLocator {
     /// Largest plate height as a share of the frame height.
     var maximumPlateHeightShare = 0.9
     /// Plate width over height: 0.8 upright, up to about 0.9 when tilted, down to 0.44 on the real US photographs of
-    /// plates beside the road seen from a car at an angle (0.5 lost two of them).
+    /// plates beside the road seen from a car at an angle (0.5 lost four of them).
     var aspectRange = 0.4...0.95
     /// Share of the plate's box that is paper: letters and numerals take about a quarter.
     var fillRange = 0.35...0.95
@@ -196,6 +196,7 @@ struct UsSignLocator {
         }
         let found = candidates.count
         for (index, component) in dimLabeler.components.enumerated() {
+            // (A region's box before trimming may be a little wider than its plate: leaks through the border.)
             guard Double(component.height) >= minimumHeight, Double(component.height) <= maximumHeight,
                 Double(component.width) >= minimumHeight * aspectRange.lowerBound,
                 Double(component.width) <= Double(component.height) * aspectRange.upperBound * 1.2,

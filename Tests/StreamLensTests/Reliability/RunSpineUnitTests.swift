@@ -34,7 +34,8 @@ struct RunSpineUnitTests {
     /// was still on its way out of the failed pipeline ended the outage and the pipeline's next error began another.
     @Test func framesDrainingFromAFailedInputDoNotEndItsOutage() {
         var outage = InputOutage(
-            since: .seconds(10), reason: "connection closed", nextAttemptAt: .milliseconds(10500), inputWentSilent: false)
+            since: .seconds(10), reason: "connection closed", nextAttemptAt: .milliseconds(10500),
+            inputWentSilent: false)
         #expect(outage.framesArrived(at: .milliseconds(10100)) == nil)
         #expect(outage.since == .milliseconds(10100))
         outage.inputReopened(attemptDeadline: .milliseconds(15500))
