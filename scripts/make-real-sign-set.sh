@@ -40,7 +40,4 @@ prepare_venv "$venv" "${requirements[@]}"
 rm -rf "$output"
 mkdir -p "$output"
 "$venv/bin/python" "$generator" "$gtsrb" "$media" "$output"
-# Checksums of every crop and clip, to tell later whether a figure was measured on the same set.
-(cd "$output" && find crops clips -type f \( -name '*.png' -o -name '*.i420' \) | LC_ALL=C sort | xargs sha256sum) \
-    > "$output/SHA256SUMS"
-echo "$stamp" > "$output/.stamp"
+seal_set "$output" "$stamp"

@@ -51,6 +51,4 @@ prepare_venv "$venv" "${requirements[@]}"
 rm -rf "$output"
 mkdir -p "$output"
 "$venv/bin/python" "$generator" "$dataset" "$media" "$output" "$labels" "${size_arguments[@]}"
-(cd "$output" && find crops clips -type f \( -name '*.png' -o -name '*.i420' \) | LC_ALL=C sort | xargs sha256sum) \
-    > "$output/SHA256SUMS"
-echo "$stamp" > "$output/.stamp"
+seal_set "$output" "$stamp"

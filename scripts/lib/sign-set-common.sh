@@ -1,5 +1,6 @@
-# Shared by the scripts that build sign test sets (make-sign-testset.sh, make-us-sign-testset.sh,
-# make-real-sign-set.sh): the "is it current?" check and the private Python environment they render with.
+# Shared by the scripts that build sign test sets (make-sign-testset.sh, make-us-sign-testset.sh and the real-photo
+# sets' make-real-sign-set.sh, make-road-sign-photo-set.sh, make-gtsdb-sign-set.sh, make-us-sign-photo-set.sh): the
+# "is it current?" check, the private Python environment they render with, and the checksums and stamp of a set made.
 # Source it after setting `script_name` (for messages); it defines functions only.
 
 # Exits the calling script with success when `manifest` exists and `folder/.stamp` holds `stamp`.
@@ -23,4 +24,16 @@ prepare_venv() {
         }
     fi
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
+}
+
+# Writes `folder/SHA256SUMS` — every crop and clip of the set, to tell later whether a figure was measured on the same
+# set — and `folder/.stamp` (`stamp`, what ``exit_if_current`` compares).
+seal_set() {
+    local folder=$1 stamp=$2 parts=() part
+    for part in crops clips; do
+        if [[ -d "$folder/$part" ]]; then parts+=("$part"); fi
+    done
+    (cd "$folder" && find "${parts[@]}" -type f \( -name '*.png' -o -name '*.i420' \) | LC_ALL=C sort | xargs sha256sum) \
+        > "$folder/SHA256SUMS"
+    echo "$stamp" > "$folder/.stamp"
 }
