@@ -246,8 +246,9 @@ struct UsSignLocator {
                         let index = y * width + x
                         let chromaX = x * factor / 2
                         dimMask[index] =
-                            Int(luma[index]) >= darkest && abs(Int(vRow[chromaX * vStep]) - 128) <= chromaLimit
-                                && abs(Int(uRow[chromaX * uStep]) - 128) <= chromaLimit
+                            Int(luma[index]) >= darkest
+                                && Self.isNearNeutral(
+                                    u: uRow[chromaX * uStep], v: vRow[chromaX * vStep], limit: chromaLimit)
                                 && !Self.isOnDarkLine(
                                     luma, x: x, y: y, width: width, height: height, depth: valleyDepth,
                                     share: valleyShare)
@@ -342,8 +343,7 @@ struct UsSignLocator {
         func isNeutral(_ x: Int, _ y: Int) -> Bool {
             let chromaX = x * factor / 2
             let chromaY = y * factor / 2
-            return abs(Int(planes.v[chromaX, chromaY]) - 128) <= chromaLimit
-                && abs(Int(planes.u[chromaX, chromaY]) - 128) <= chromaLimit
+            return Self.isNearNeutral(u: planes.u[chromaX, chromaY], v: planes.v[chromaX, chromaY], limit: chromaLimit)
         }
         grownStamp.withUnsafeMutableBufferPointer { stamps in
             labeler.labels.withUnsafeBufferPointer { labels in
@@ -429,6 +429,12 @@ struct UsSignLocator {
         }
     }
 
+    /// Whether a sample's chroma is paper's: white or grey, tinted by warm or cool light by up to `limit` in U and V.
+    @inline(__always)
+    private static func isNearNeutral(u: UInt8, v: UInt8, limit: Int) -> Bool {
+        abs(Int(u) - 128) <= limit && abs(Int(v) - 128) <= limit
+    }
+
     /// Whether the sample lies in a thin dark line (the border, however blurred, or a letter's stroke): at least
     /// ``minimumValleyDepth`` (or ``relativeValleyDepth`` of its level) darker than the brightest sample within three on
     /// both sides, across or down.
@@ -512,8 +518,9 @@ struct UsSignLocator {
                             let index = y * width + x
                             let level = Int(luma[index])
                             let chromaX = x * factor / 2
-                            guard level >= darkest, abs(Int(vRow[chromaX * vStep]) - 128) <= chromaLimit,
-                                abs(Int(uRow[chromaX * uStep]) - 128) <= chromaLimit
+                            guard level >= darkest,
+                                Self.isNearNeutral(
+                                    u: uRow[chromaX * uStep], v: vRow[chromaX * vStep], limit: chromaLimit)
                             else {
                                 mask[index] = 0
                                 continue
