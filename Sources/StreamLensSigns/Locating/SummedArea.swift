@@ -29,24 +29,56 @@ struct SummedArea {
             let sums = buffer.baseAddress!
             sums.update(repeating: 0, count: stride)
             let sampleStep = step * plane.pixelStride
-            for y in 0..<height {
+            // Two rows at a time: their running sums are two independent chains of additions, which the processor
+            // overlaps (one row's chain alone waits on each addition).
+            var y = 0
+            while y < height {
                 let row = plane.row(y * step)
                 // Column 0 of each row is zero; `above` and `current` start at column 1.
                 let above = UnsafePointer(sums + y * stride + 1)
                 let current = sums + (y + 1) * stride + 1
                 current[-1] = 0
-                if sampleStep == 1 {
-                    Self.sumRow(row, sampleStep: 1, width: width, bias: bias, above: above, into: current)
+                if y + 1 < height {
+                    let nextRow = plane.row((y + 1) * step)
+                    let next = current + stride
+                    next[-1] = 0
+                    if sampleStep == 1 {
+                        Self.sumRows(
+                            row, nextRow, sampleStep: 1, width: width, bias: bias, above: above, into: current, next)
+                    } else {
+                        Self.sumRows(
+                            row, nextRow, sampleStep: sampleStep, width: width, bias: bias, above: above,
+                            into: current, next)
+                    }
+                    y += 2
                 } else {
                     Self.sumRow(row, sampleStep: sampleStep, width: width, bias: bias, above: above, into: current)
+                    y += 1
                 }
             }
         }
     }
 
-    /// One row of the table: the row's running sum plus the table row above. Inlined twice so the common
-    /// `sampleStep` 1 reads the row with unit stride.
+    /// Two rows of the table: each row's running sum plus the table row above it. Inlined twice so the common
+    /// `sampleStep` 1 reads the rows with unit stride.
     @inline(__always)
+    private static func sumRows(
+        _ row: UnsafeMutablePointer<UInt8>, _ nextRow: UnsafeMutablePointer<UInt8>, sampleStep: Int, width: Int,
+        bias: Int32, above: UnsafePointer<Int32>, into current: UnsafeMutablePointer<Int32>,
+        _ next: UnsafeMutablePointer<Int32>
+    ) {
+        var rowSum: Int32 = 0
+        var nextSum: Int32 = 0
+        for x in 0..<width {
+            rowSum &+= Int32(row[x * sampleStep]) &- bias
+            nextSum &+= Int32(nextRow[x * sampleStep]) &- bias
+            let sum = above[x] &+ rowSum
+            current[x] = sum
+            next[x] = sum &+ nextSum
+        }
+    }
+
+    /// One row of the table: the row's running sum plus the table row above (the last row of an odd height).
     private static func sumRow(
         _ row: UnsafeMutablePointer<UInt8>, sampleStep: Int, width: Int, bias: Int32, above: UnsafePointer<Int32>,
         into current: UnsafeMutablePointer<Int32>
