@@ -84,26 +84,26 @@ struct InsideRelativeRingCheck {
         centerX: Double, centerY: Double, outerRadius: Double, ringShare: Double, even: Bool, in planes: YUVPlanes
     ) -> (ring: RingCandidate, score: Double)? {
         let innerRadius = ringShare * outerRadius
+        // Rounded half away from zero by hand (`rounded()` is a library call, and this samples a few hundred points
+        // per band): the same sample for every position that the clamping keeps inside the plane.
         func chroma(_ plane: Plane, _ x: Double, _ y: Double) -> Double {
             // Chroma sample i is centred on luma 2i + 1.
-            let column = min(max(Int(((x - 1) / 2).rounded()), 0), plane.width - 1)
-            let row = min(max(Int(((y - 1) / 2).rounded()), 0), plane.height - 1)
+            let column = min(max(Int((x - 1) / 2 + 0.5), 0), plane.width - 1)
+            let row = min(max(Int((y - 1) / 2 + 0.5), 0), plane.height - 1)
             return Double(plane[column, row]) - 128
         }
         func luma(_ x: Double, _ y: Double) -> Double {
-            let column = min(max(Int(x.rounded()), 0), planes.y.width - 1)
-            let row = min(max(Int(y.rounded()), 0), planes.y.height - 1)
+            let column = min(max(Int(x + 0.5), 0), planes.y.width - 1)
+            let row = min(max(Int(y + 0.5), 0), planes.y.height - 1)
             return Double(planes.y[column, row])
         }
+        func bandRadius(_ step: Int) -> Double { innerRadius + Double(step) / 4 * (outerRadius - innerRadius) }
+        let count = Double(Self.directionCount)
+        // Colour first: most circles checked are not red at all, and their luma is then never looked at.
         var insideV = 0.0
         var insideU = 0.0
         var ringV = 0.0
         var ringU = 0.0
-        var ringLuma = 0.0
-        var meanWhite = 0.0
-        var edgeDirections = 0
-        var lumaStep = 0.0
-        let count = Double(Self.directionCount)
         for (direction, ray) in Self.directions.enumerated() {
             for step in 1...3 {
                 let share = Double(step) / 10
@@ -112,6 +112,26 @@ struct InsideRelativeRingCheck {
                 insideV += chroma(planes.v, x, y) / (3 * count)
                 insideU += chroma(planes.u, x, y) / (3 * count)
             }
+            var v = 0.0
+            var u = 0.0
+            for step in 1...3 {
+                let radius = bandRadius(step)
+                v += chroma(planes.v, centerX + radius * ray.dx, centerY + radius * ray.dy) / 3
+                u += chroma(planes.u, centerX + radius * ray.dx, centerY + radius * ray.dy) / 3
+            }
+            bandV[direction] = v
+            ringV += v / count
+            ringU += u / count
+        }
+        let redness = ringV - insideV
+        // Red, not orange or yellow (U falls faster than V rises) nor magenta (U rises).
+        let hueShift = ringU - insideU
+        guard redness >= minimumRedness, hueShift <= redness / 2, hueShift >= -redness else { return nil }
+        var ringLuma = 0.0
+        var meanWhite = 0.0
+        var edgeDirections = 0
+        var lumaStep = 0.0
+        for (direction, ray) in Self.directions.enumerated() {
             var brightest = 0.0
             for step in 4...9 {
                 let share = Double(step) / 10
@@ -120,18 +140,11 @@ struct InsideRelativeRingCheck {
             }
             white[direction] = brightest
             meanWhite += brightest / count
-            var v = 0.0
-            var u = 0.0
             var y = 0.0
             var innermostLuma = 0.0
             for step in 1...3 {
-                let share = Double(step) / 4
-                let radius = innerRadius + share * (outerRadius - innerRadius)
-                let x = centerX + radius * ray.dx
-                let row = centerY + radius * ray.dy
-                v += chroma(planes.v, x, row) / 3
-                u += chroma(planes.u, x, row) / 3
-                let sample = luma(x, row)
+                let radius = bandRadius(step)
+                let sample = luma(centerX + radius * ray.dx, centerY + radius * ray.dy)
                 y += sample / 3
                 if step == 1 {
                     innermostLuma = sample
@@ -139,7 +152,6 @@ struct InsideRelativeRingCheck {
                     lumaStep += abs(sample - innermostLuma) / count
                 }
             }
-            bandV[direction] = v
             bandLuma[direction] = y
             var outsideV = 0.0
             var outsideLuma = 0.0
@@ -148,21 +160,13 @@ struct InsideRelativeRingCheck {
                 outsideV += chroma(planes.v, centerX + radius * ray.dx, centerY + radius * ray.dy) / 2
                 outsideLuma += luma(centerX + radius * ray.dx, centerY + radius * ray.dy) / 2
             }
-            if abs(outsideLuma - y) >= minimumEdgeLuma || abs(outsideV - v) >= minimumEdgeRedness {
+            if abs(outsideLuma - y) >= minimumEdgeLuma || abs(outsideV - bandV[direction]) >= minimumEdgeRedness {
                 edgeDirections += 1
             }
-            ringV += v / count
-            ringU += u / count
             ringLuma += y / count
         }
-        let redness = ringV - insideV
         let darkening = meanWhite - ringLuma
-        guard redness >= minimumRedness, darkening >= minimumDarkening, !even || lumaStep <= darkening / 2 else {
-            return nil
-        }
-        // Red, not orange or yellow (U falls faster than V rises) nor magenta (U rises).
-        let hueShift = ringU - insideU
-        guard hueShift <= redness / 2, hueShift >= -redness else { return nil }
+        guard darkening >= minimumDarkening, !even || lumaStep <= darkening / 2 else { return nil }
         var ringDirections = 0
         for direction in 0..<Self.directionCount
         where bandV[direction] - insideV >= redness / 3 && bandLuma[direction] < white[direction] {
