@@ -49,6 +49,39 @@ struct RingContrastSearchTests {
         }
     }
 
+    /// The band test on eight positions at once (radii searched 2 positions apart) gives exactly the seeds of the
+    /// test one position at a time: on small cast signs among speckled red noise, where many positions pass the
+    /// band test and go on to the ring boxes.
+    @Test func theBandTestOnEightPositionsAtOnceSeedsAsOnePositionAtATime() throws {
+        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
+        let (eightAtOnce, oneAtATime) = image.withPlanes { planes in
+            var state: UInt32 = 12345
+            for y in 0..<planes.v.height {
+                for x in 0..<planes.v.width {
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    planes.v[x, y] = 128 + UInt8(state >> 28)
+                }
+            }
+            for (centerX, radius) in [(60.0, 17.0), (150.0, 23.0), (240.0, 30.0)] {
+                Self.drawSign(planes, radius: radius, ring: Self.castRing, inside: Self.castInside, centerX: centerX)
+            }
+            var v = SummedArea()
+            var luma = SummedArea()
+            v.build(from: planes.v, width: planes.v.width, height: planes.v.height, bias: 128)
+            luma.build(from: planes.y, width: planes.v.width, height: planes.v.height, step: 2)
+            var search = RingContrastSearch()
+            search.search(v: v, luma: luma)
+            let eightAtOnce = search.seeds
+            search.testsEightPositionsAtOnce = false
+            search.search(v: v, luma: luma)
+            return (eightAtOnce, search.seeds)
+        }
+        #expect(eightAtOnce == oneAtATime)
+        // The two smaller signs are seeded at the vectorised radii (8 and 11 chroma samples).
+        #expect(oneAtATime.contains { $0.radius == 8 || $0.radius == 11 }, "\(oneAtATime)")
+        #expect(oneAtATime.count >= 3, "\(oneAtATime)")
+    }
+
     static func locate(contrastChecks: Int, draw: (YUVPlanes) -> Void) -> [RingCandidate] {
         let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: warmScene)
         var locator = RedRingLocator()

@@ -48,6 +48,10 @@ struct RingContrastSearch {
     /// in round 10, once seeds beyond the locator's Hough budget could be confirmed by ``RingEdgeFit``).
     var maximumSeeds = 16
 
+    /// Whether the band test runs on eight positions at once where it can (the same seeds either way; off only to
+    /// test that).
+    var testsEightPositionsAtOnce = true
+
     /// Seeds of the last ``search(v:luma:)``, strongest first.
     private(set) var seeds: [Seed] = []
     /// Grid size of the last search (seeds of another size of frame mean nothing).
@@ -84,6 +88,17 @@ struct RingContrastSearch {
             // Wrapping: 32-bit table entries, four of them, cannot overflow an Int.
             Int(table[centre &+ bottomRight]) &- Int(table[centre &+ topRight]) &- Int(table[centre &+ bottomLeft])
                 &+ Int(table[centre &+ topLeft])
+        }
+
+        /// The sums of the boxes at `centre`, `centre` + 2, … `centre` + 14 (the 32-bit wrapping sums of a box
+        /// within one table are exact). Reads one entry past the last box's corners: still inside the table for
+        /// boxes of a position a radius from the grid's edges.
+        @inline(__always)
+        func evenSums(_ table: UnsafePointer<Int32>, at centre: Int) -> SIMD8<Int32> {
+            func row(_ offset: Int) -> SIMD16<Int32> {
+                UnsafeRawPointer(table + (centre &+ offset)).loadUnaligned(as: SIMD16<Int32>.self)
+            }
+            return (row(bottomRight) &- row(topRight) &- row(bottomLeft) &+ row(topLeft)).evenHalf
         }
     }
 
@@ -182,10 +197,59 @@ struct RingContrastSearch {
         let boxBrighteningBar = maximumBoxBrightening * insideArea * boxArea
         let allowedMisses = boxCount - minimumRedBoxes
         let boxes = ringBoxes
+        // Every other position at once where positions are 2 apart (radii 8 and 11: two thirds of a whole search's
+        // positions) and the band test's products fit in 32 bits: the table's rows are read 16 entries at a time and
+        // the even ones kept.
+        let vectorised = testsEightPositionsAtOnce && step == 2 && 256 * bandArea * insideArea < Int(Int32.max)
+        let vectorBar = SIMD8<Int32>(repeating: Int32(clamping: bandRednessBar))
         boxes.withUnsafeBufferPointer { boxes in
+            /// The ring boxes' test at a position whose band passed.
+            func checkRing(x: Int, y: Int, centre: Int, insideV: Int) {
+                var insideLuma: Int?
+                var misses = 0
+                var ringV = 0
+                for box in boxes {
+                    let boxV = box.sum(v, at: centre)
+                    ringV += boxV
+                    var ringLike = false
+                    if boxV * insideArea - insideV * boxArea >= boxRednessBar {
+                        let insideSum = insideLuma ?? inside.sum(luma, at: centre)
+                        insideLuma = insideSum
+                        let boxLuma = box.sum(luma, at: centre)
+                        // Not much brighter than the inside: mean(box) ≤ mean(inside) + maximumBoxBrightening.
+                        if boxLuma * insideArea <= insideSum * boxArea + boxBrighteningBar { ringLike = true }
+                    }
+                    if !ringLike {
+                        misses += 1
+                        if misses > allowedMisses { break }
+                    }
+                }
+                guard misses <= allowedMisses else { return }
+                // The mean V over the eight ring boxes against the inside's.
+                let redness = (ringV * insideArea - boxCount * insideV * boxArea) / (boxCount * insideArea * boxArea)
+                guard redness >= minimumRedness else { return }
+                keep(Seed(x: x, y: y, radius: radius, redness: redness))
+            }
             var y = rows.lowerBound
             while y < rows.upperBound {
                 var x = columns.lowerBound
+                if vectorised {
+                    let insideArea32 = SIMD8<Int32>(repeating: Int32(insideArea))
+                    let bandArea32 = SIMD8<Int32>(repeating: Int32(bandArea))
+                    while x + 14 < columns.upperBound {
+                        let centre = y &* stride &+ x
+                        let insideV = inside.evenSums(v, at: centre)
+                        let bandV = bandOuter.evenSums(v, at: centre) &- bandInner.evenSums(v, at: centre)
+                        let passes = bandV &* insideArea32 &- insideV &* bandArea32 .>= vectorBar
+                        if any(passes) {
+                            for lane in 0..<8 where passes[lane] {
+                                checkRing(
+                                    x: x + 2 * lane, y: y, centre: centre + 2 * lane, insideV: Int(insideV[lane]))
+                            }
+                        }
+                        x += 16
+                    }
+                }
                 while x < columns.upperBound {
                     defer { x += step }
                     // Box corners are offsets from the table index y · stride + x.
@@ -194,31 +258,7 @@ struct RingContrastSearch {
                     let bandV = bandOuter.sum(v, at: centre) &- bandInner.sum(v, at: centre)
                     // Sums of at most 2^31 times areas of a few thousand samples: no overflow, no check needed.
                     guard bandV &* insideArea &- insideV &* bandArea >= bandRednessBar else { continue }
-                    var insideLuma: Int?
-                    var misses = 0
-                    var ringV = 0
-                    for box in boxes {
-                        let boxV = box.sum(v, at: centre)
-                        ringV += boxV
-                        var ringLike = false
-                        if boxV * insideArea - insideV * boxArea >= boxRednessBar {
-                            let insideSum = insideLuma ?? inside.sum(luma, at: centre)
-                            insideLuma = insideSum
-                            let boxLuma = box.sum(luma, at: centre)
-                            // Not much brighter than the inside: mean(box) ≤ mean(inside) + maximumBoxBrightening.
-                            if boxLuma * insideArea <= insideSum * boxArea + boxBrighteningBar { ringLike = true }
-                        }
-                        if !ringLike {
-                            misses += 1
-                            if misses > allowedMisses { break }
-                        }
-                    }
-                    guard misses <= allowedMisses else { continue }
-                    // The mean V over the eight ring boxes against the inside's.
-                    let redness = (ringV * insideArea - boxCount * insideV * boxArea)
-                        / (boxCount * insideArea * boxArea)
-                    guard redness >= minimumRedness else { continue }
-                    keep(Seed(x: x, y: y, radius: radius, redness: redness))
+                    checkRing(x: x, y: y, centre: centre, insideV: insideV)
                 }
                 y += step
             }
