@@ -60,6 +60,87 @@ struct RadialSymmetrySearchTests {
         #expect((square.first?.score ?? 0) < 0.5 * ring.score, "ring \(ring), square \(square)")
     }
 
+    /// Searches the whole of a 320 × 240 frame of `scene` drawn on by `first`, then only around its seeds in a
+    /// second frame drawn on by `second`; returns both searches' seeds.
+    static func seedsAround(
+        scene: (y: UInt8, u: UInt8, v: UInt8) = neutralStreet, first: (YUVPlanes) -> Void,
+        second: (YUVPlanes) -> Void
+    ) -> (whole: [RadialSymmetrySearch.Seed], around: [RadialSymmetrySearch.Seed]) {
+        var search = RadialSymmetrySearch()
+        var luma = SummedArea()
+        func searched(_ draw: (YUVPlanes) -> Void, around: Bool) -> [RadialSymmetrySearch.Seed] {
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: scene)
+            return image.withPlanes { planes in
+                draw(planes)
+                luma.build(from: planes.y, width: planes.v.width, height: planes.v.height, step: 2)
+                if around { search.searchAround(luma: luma) } else { search.search(luma: luma) }
+                return search.seeds
+            }
+        }
+        let whole = searched(first, around: false)
+        return (whole, searched(second, around: true))
+    }
+
+    /// A window around a seed holds every edge that can vote for a centre near it, on the whole search's lattice and
+    /// cells: the same frame searched around its seeds gives its ring the very seed the whole search gave it.
+    @Test(arguments: [14.0, 34.0, 60.0])
+    func aRingScoresTheSameInAWindowAsInTheWholeFrame(radius: Double) throws {
+        let draw = { (planes: YUVPlanes) in
+            RingContrastSearchTests.drawSign(planes, radius: radius, ring: Self.greyRing, inside: Self.whiteInside)
+        }
+        let (whole, around) = Self.seedsAround(first: draw, second: draw)
+        let best = try #require(whole.first, "no seed")
+        #expect(around.first == best, "whole \(whole), around \(around)")
+    }
+
+    /// Between whole searches a sign is followed as it drifts and grows (10 px and 15 % here, more than a sign
+    /// moves in one analysis interval); a ring that was not there before is left to the next whole search.
+    @Test func aMovedRingIsFollowedAndANewOneLeftToTheNextWholeSearch() throws {
+        let (whole, around) = Self.seedsAround(
+            first: { planes in
+                RingContrastSearchTests.drawSign(planes, radius: 30, ring: Self.greyRing, inside: Self.whiteInside)
+            },
+            second: { planes in
+                RingContrastSearchTests.drawSign(
+                    planes, radius: 34.5, ring: Self.greyRing, inside: Self.whiteInside, centerX: 160)
+                RingContrastSearchTests.drawSign(
+                    planes, radius: 30, ring: Self.greyRing, inside: Self.whiteInside, centerX: 260)
+            })
+        #expect(!whole.isEmpty)
+        let followed = try #require(around.first, "not followed")
+        #expect(abs(2 * followed.x + 1 - 160) <= 0.15 * 34.5 + 2, "\(around)")
+        #expect(abs(2 * followed.y + 1 - 110) <= 0.15 * 34.5 + 2, "\(around)")
+        #expect(!around.contains { abs(2 * $0.x + 1 - 260) < 30 }, "the new ring was searched: \(around)")
+    }
+
+    /// The locator searches the whole frame every ``RedRingLocator/symmetrySearchInterval`` analysed frames and
+    /// around its last seeds between: a grey ring that appears on a frame between is located on the next whole
+    /// search, one already located stays located while it moves.
+    @Test func theLocatorFindsNewRingsOnItsNextWholeSearchAndFollowsOldOnes() {
+        var locator = RedRingLocator()
+        locator.maximumContrastChecks = 0
+        #expect(locator.symmetrySearchInterval == 3)
+        let inside: (y: UInt8, u: UInt8, v: UInt8) = (175, 130, 122)
+        let ring: (y: UInt8, u: UInt8, v: UInt8) = (75, 128, 127)
+        // Frame by frame: the first sign's centre (it drifts right) and whether the second has appeared.
+        let frames: [(firstX: Double, second: Bool)] = [(100, false), (104, true), (108, true), (112, true)]
+        var located: [(first: Bool, second: Bool)] = []
+        for frame in frames {
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: RingContrastSearchTests.warmScene)
+            image.withPlanes { planes in
+                RingContrastSearchTests.drawSign(planes, radius: 30, ring: ring, inside: inside, centerX: frame.firstX)
+                if frame.second {
+                    RingContrastSearchTests.drawSign(planes, radius: 30, ring: ring, inside: inside, centerX: 230)
+                }
+                locator.locate(in: planes)
+            }
+            func has(_ x: Double) -> Bool { locator.candidates.contains { abs($0.centerX - x) <= 3 } }
+            located.append((has(frame.firstX), has(230)))
+        }
+        #expect(located.map(\.first) == [true, true, true, true], "\(located)")
+        #expect(located.map(\.second) == [false, false, false, true], "\(located)")
+    }
+
     /// A greyish ring only 5 V levels redder than its inside, on a street redder than the ring: the red mask does not
     /// take it; the shape search finds it, and the inside check on its circle confirms it. (The contrast search is
     /// off here: it measures this ring at its 4-level bar.)

@@ -53,6 +53,7 @@ struct RedRingLocatorRealPhotoMeasure {
             locator.contrastSearch.radii = [8, 9, 11, 12, 14, 16, 19, 22, 25, 29, 34, 39, 45, 52, 60, 69, 80]
         }
         if let value = setting("SYMMETRY_CHECKS") { locator.maximumSymmetryChecks = Int(value) }
+        if let value = setting("SYMMETRY_INTERVAL") { locator.symmetrySearchInterval = Int(value) }
         if let value = setting("SYMMETRY_SEEDS") { locator.symmetrySearch.maximumSeeds = Int(value) }
         if let value = setting("SYMMETRY_GRADIENT") { locator.symmetrySearch.minimumGradient = Int(value) }
         if let value = setting("SYMMETRY_FULL") { locator.symmetrySearch.fullVoteGradient = Int(value) }

@@ -30,6 +30,14 @@ struct RadialSymmetrySearch {
         var radius: Int
         /// Weighted votes over the circumference (a whole circle of full-strength edges scores about 2).
         var score: Double
+
+        /// Whether the two centres are closer than the larger radius.
+        func overlaps(_ other: Seed) -> Bool {
+            let dx = other.x - x
+            let dy = other.y - y
+            let reach = Double(max(other.radius, radius))
+            return dx * dx + dy * dy < reach * reach
+        }
     }
 
     /// Edge distances searched (chroma samples) by the scale of the edges that vote for them: from a 24 px sign's
@@ -46,8 +54,14 @@ struct RadialSymmetrySearch {
     /// Lowest score of a seed.
     var minimumScore = 0.8
 
-    /// Seeds of the last ``search(luma:)``, highest first.
+    /// Seeds of the last ``search(luma:)`` or ``searchAround(luma:)``, highest first.
     private(set) var seeds: [Seed] = []
+    /// The seeds of the last whole search, and the places ``searchAround(luma:)`` searches around: the last
+    /// seeds and those of the last whole search (arrays that keep their storage between frames).
+    private var wholeSearchSeeds: [Seed] = []
+    private var places: [Seed] = []
+    /// The grid size of the last search (0 × 0 before the first).
+    private(set) var frameSize = (width: 0, height: 0)
 
     /// An edge sample: its centre (position + 0.5, so that truncating a vote's position rounds it), unit gradient
     /// and vote weight (1…``voteScale``). Positions and gradients are fixed point with ``fraction`` bits: integer
@@ -75,37 +89,96 @@ struct RadialSymmetrySearch {
     private var votes: [UInt16] = []
     /// Votes summed along rows, three cells at a time (kept between radii and frames).
     private var rowSums: [UInt16] = []
-    /// The vote cell of each column, and the first vote cell of each row, at the radius being voted (kept between
-    /// radii and frames).
+    /// The vote cell of each column of the region being voted, and the first vote cell of each of its rows, at the
+    /// radius being voted (kept between radii and frames).
     private var cellOfColumn: [Int32] = []
     private var cellOfRow: [Int32] = []
-    /// The cell size and frame size the tables were filled for: most radii of a scale share one cell size.
-    private var tabled = (cell: 0, width: 0, height: 0)
+    /// The cell size and region the tables were filled for: most radii of a scale share one cell size.
+    private var tabled = (cell: 0, columns: 0..<0, rows: 0..<0)
     /// A full-weight vote.
     private static let voteScale: UInt16 = 16
 
-    /// Searches the luma sampled at chroma resolution (`luma`, a summed-area table).
+    /// Searches the luma sampled at chroma resolution (`luma`, a summed-area table): the whole frame.
     mutating func search(luma: SummedArea) {
         seeds.removeAll(keepingCapacity: true)
         let width = luma.width
         let height = luma.height
+        frameSize = (width, height)
+        let whole = Region(columns: 0..<width, rows: 0..<height)
         for (step, radii) in scales where 4 * step + 2 < min(width, height) {
-            collectEdges(luma: luma, step: step)
+            collectEdges(luma: luma, step: step, in: whole)
             for radius in radii where 2 * radius + 2 <= min(width, height) {
-                vote(radius: radius, step: step, width: width, height: height)
+                vote(radius: radius, step: step, in: whole)
+            }
+        }
+        wholeSearchSeeds.removeAll(keepingCapacity: true)
+        wholeSearchSeeds.append(contentsOf: seeds)
+    }
+
+    /// Searches again only around the last search's seeds and the last whole search's, in a new frame of the same
+    /// size (else the whole frame): centres within 1.5 seed radii of each, radii from ``nearbyRadii`` of its own.
+    /// A window's edges and votes are the whole search's there — the same lattice of edge samples, the same vote
+    /// cells — so a ring inside a window scores as the whole search would score it. Between whole searches this
+    /// follows a sign as it moves and grows, for a few per cent of a whole search; new places are found by the next
+    /// whole search. The whole search's seeds are searched around until the next one because a window can miss a
+    /// sign for a frame (a soft ring's edges fall below the gradient bar): one miss must not lose it until then.
+    /// `extraPlaces` are more places to search around: the locator's last rings, whatever found them (a sign the red
+    /// mask found last frame may be left to its shape in this one).
+    mutating func searchAround(luma: SummedArea, alsoAround extraPlaces: [Seed] = []) {
+        let width = luma.width
+        let height = luma.height
+        guard frameSize == (width, height) else {
+            search(luma: luma)
+            return
+        }
+        places.removeAll(keepingCapacity: true)
+        places.append(contentsOf: seeds)
+        for old in wholeSearchSeeds where !seeds.contains(where: { $0.overlaps(old) }) { places.append(old) }
+        places.append(contentsOf: extraPlaces)
+        seeds.removeAll(keepingCapacity: true)
+        for seed in places {
+            let centerX = Int(seed.x.rounded())
+            let centerY = Int(seed.y.rounded())
+            let reach = max(2, seed.radius * 3 / 2)
+            for (step, radii) in scales where 4 * step + 2 < min(width, height) {
+                func isNearby(_ radius: Int) -> Bool {
+                    Double(radius) >= Self.nearbyRadii.lowerBound * Double(seed.radius)
+                        && Double(radius) <= Self.nearbyRadii.upperBound * Double(seed.radius)
+                        && 2 * radius + 2 <= min(width, height)
+                }
+                guard let largest = radii.last(where: isNearby) else { continue }
+                // Every edge that can vote for a centre within reach: the largest radius and the gradient's strips.
+                let margin = reach + largest + 2 * step + 1
+                let region = Region(
+                    columns: max(0, centerX - margin)..<min(width, centerX + margin + 1),
+                    rows: max(0, centerY - margin)..<min(height, centerY + margin + 1))
+                collectEdges(luma: luma, step: step, in: region)
+                for radius in radii where isNearby(radius) {
+                    vote(radius: radius, step: step, in: region)
+                }
             }
         }
     }
 
-    /// Fills the edge list with the edges at scale `step`: every `step`-th sample of every `step`-th row (`2·step`
-    /// from the border) where the mean of the strip `2·step` wide on one side differs from the other's by at least
-    /// ``minimumGradient``, horizontally and vertically combined.
+    /// Radii searched around an old seed, as shares of its radius: a step of ``scales``' radii down (a sign leaving
+    /// the window) and up (a sign growing as it approaches).
+    static let nearbyRadii = 0.7...1.45
+
+    /// Part of the sampled grid: its columns and rows.
+    private struct Region {
+        var columns: Range<Int>
+        var rows: Range<Int>
+    }
+
+    /// Fills the edge list with the edges at scale `step` in `region`: every `step`-th sample of every `step`-th row
+    /// (`2·step` from the border; the same lattice whatever the region) where the mean of the strip `2·step` wide on
+    /// one side differs from the other's by at least ``minimumGradient``, horizontally and vertically combined.
     ///
     /// Per row, two running sums along it come from the summed-area table: `across[x]`, the band of rows around the
     /// sample left of column x (horizontal gradients are differences of it), and `upDown[x]`, the band below minus the
     /// band above, left of column x (vertical ones). A sample's gradient is then six lookups, eight samples at a time
     /// on the finest scale, where most are not edges.
-    private mutating func collectEdges(luma: SummedArea, step: Int) {
+    private mutating func collectEdges(luma: SummedArea, step: Int, in region: Region) {
         edges.removeAll(keepingCapacity: true)
         let width = luma.width
         let height = luma.height
@@ -115,6 +188,15 @@ struct RadialSymmetrySearch {
         let minimumSquare = minimumSum * minimumSum
         let fullSum = Float(Int32(fullVoteGradient) * area)
         let reach = 2 * step
+        // The lattice's samples in the region, and the columns of running sums their gradients read.
+        func firstOnLattice(from start: Int) -> Int { reach + (max(0, start - reach) + step - 1) / step * step }
+        let firstColumn = firstOnLattice(from: region.columns.lowerBound)
+        let columnEnd = min(width - reach, region.columns.upperBound)
+        let firstRow = firstOnLattice(from: region.rows.lowerBound)
+        let rowEnd = min(height - reach, region.rows.upperBound)
+        guard firstColumn < columnEnd, firstRow < rowEnd else { return }
+        let firstSum = firstColumn - reach
+        let lastSum = columnEnd + reach
         if across.count < width + 1 {
             across = [Int32](repeating: 0, count: width + 1)
             upDown = [Int32](repeating: 0, count: width + 1)
@@ -133,8 +215,8 @@ struct RadialSymmetrySearch {
                 difference.withUnsafeMutableBufferPointer { differenceBuffer in
                     let across = bandBuffer.baseAddress!
                     let upDown = differenceBuffer.baseAddress!
-                    var y = reach
-                    while y < height - reach {
+                    var y = firstRow
+                    while y < rowEnd {
                         // Table row r sums the rows above r: the band is rows y − step … y + step; below is
                         // y + 1 … y + 2·step, above y − 2·step … y − 1.
                         let bandTop = table + (y - step) * stride
@@ -144,8 +226,8 @@ struct RadialSymmetrySearch {
                         let aboveTop = table + (y - reach) * stride
                         let aboveBottom = table + y * stride
                         // Eight columns at a time (the compiler does not vectorise this loop by itself).
-                        var column = 0
-                        while column + 8 <= width + 1 {
+                        var column = firstSum
+                        while column + 8 <= lastSum + 1 {
                             Self.store(
                                 Self.load(bandBottom + column) &- Self.load(bandTop + column), at: across + column)
                             Self.store(
@@ -154,7 +236,7 @@ struct RadialSymmetrySearch {
                                 at: upDown + column)
                             column += 8
                         }
-                        while column <= width {
+                        while column <= lastSum {
                             across[column] = bandBottom[column] &- bandTop[column]
                             upDown[column] = (belowBottom[column] &- belowTop[column])
                                 &- (aboveBottom[column] &- aboveTop[column])
@@ -167,10 +249,10 @@ struct RadialSymmetrySearch {
                             let gy = upDown[x + step + 1] &- upDown[x - step]
                             return (gx, gy)
                         }
-                        var x = reach
+                        var x = firstColumn
                         if step == 1 {
                             let bar = SIMD8<Int32>(repeating: minimumSquare)
-                            while x + 8 <= width - reach {
+                            while x + 8 <= columnEnd {
                                 let gx = (Self.load(across + x + 3) &- Self.load(across + x + 1))
                                     &- (Self.load(across + x) &- Self.load(across + x - 2))
                                 let gy = Self.load(upDown + x + 2) &- Self.load(upDown + x - 1)
@@ -183,7 +265,7 @@ struct RadialSymmetrySearch {
                                 x += 8
                             }
                         }
-                        while x < width - reach {
+                        while x < columnEnd {
                             let (gx, gy) = gradient(x)
                             if gx &* gx &+ gy &* gy >= minimumSquare {
                                 addEdge(x: x, y: y, gx: gx, gy: gy, fullSum: fullSum)
@@ -216,22 +298,31 @@ struct RadialSymmetrySearch {
 
     /// Votes the edges (of scale `step`) at distance `radius` into cells, sums each cell's 3 × 3 neighbourhood and
     /// keeps the local maxima of those scores.
-    private mutating func vote(radius: Int, step: Int, width: Int, height: Int) {
+    private mutating func vote(radius: Int, step: Int, in region: Region) {
         let cell = max(smallestCell, radius / 6)
-        let columns = (width + cell - 1) / cell
-        let rows = (height + cell - 1) / cell
+        // The grid's cells are the whole frame's cells that the region touches.
+        let firstCellColumn = region.columns.lowerBound / cell
+        let firstCellRow = region.rows.lowerBound / cell
+        let columns = (region.columns.upperBound + cell - 1) / cell - firstCellColumn
+        let rows = (region.rows.upperBound + cell - 1) / cell - firstCellRow
         guard columns > 4, rows > 4 else { return }
         let count = columns * rows
         if votes.count < count {
             votes = [UInt16](repeating: 0, count: count)
             rowSums = [UInt16](repeating: 0, count: count)
         }
-        if tabled != (cell, width, height) {
+        let width = region.columns.count
+        let height = region.rows.count
+        if tabled.cell != cell || tabled.columns != region.columns || tabled.rows != region.rows {
             if cellOfColumn.count < width { cellOfColumn = [Int32](repeating: 0, count: width) }
             if cellOfRow.count < height { cellOfRow = [Int32](repeating: 0, count: height) }
-            for x in 0..<width { cellOfColumn[x] = Int32(x / cell) }
-            for y in 0..<height { cellOfRow[y] = Int32(y / cell * columns) }
-            tabled = (cell, width, height)
+            for x in 0..<width {
+                cellOfColumn[x] = Int32((region.columns.lowerBound + x) / cell - firstCellColumn)
+            }
+            for y in 0..<height {
+                cellOfRow[y] = Int32(((region.rows.lowerBound + y) / cell - firstCellRow) * columns)
+            }
+            tabled = (cell, region.columns, region.rows)
         }
         let columnCells = cellOfColumn
         let rowCells = cellOfRow
@@ -253,6 +344,9 @@ struct RadialSymmetrySearch {
                 let grid = scoreBuffer.baseAddress!
                 let rowSum = sumBuffer.baseAddress!
                 grid.update(repeating: 0, count: count)
+                // Positions relative to the region's first sample, so that one unsigned comparison bounds them.
+                let originX = Int32(region.columns.lowerBound) << Self.fraction
+                let originY = Int32(region.rows.lowerBound) << Self.fraction
                 let limitX = UInt32(width) << Self.fraction
                 let limitY = UInt32(height) << Self.fraction
                 columnCells.withUnsafeBufferPointer { columnCell in
@@ -262,15 +356,17 @@ struct RadialSymmetrySearch {
                             let dy = edge.dy &* distance
                             // Both polarities: towards the brighter side and towards the darker one. Compared
                             // unsigned, negative positions are out too; shifting truncates them (they carry + 0.5).
-                            let brighterX = UInt32(bitPattern: edge.x &+ dx)
-                            let brighterY = UInt32(bitPattern: edge.y &+ dy)
+                            let x = edge.x &- originX
+                            let y = edge.y &- originY
+                            let brighterX = UInt32(bitPattern: x &+ dx)
+                            let brighterY = UInt32(bitPattern: y &+ dy)
                             if brighterX < limitX, brighterY < limitY {
                                 let index = rowCell[Int(brighterY >> Self.fraction)]
                                     &+ columnCell[Int(brighterX >> Self.fraction)]
                                 grid[Int(index)] &+= edge.weight
                             }
-                            let darkerX = UInt32(bitPattern: edge.x &- dx)
-                            let darkerY = UInt32(bitPattern: edge.y &- dy)
+                            let darkerX = UInt32(bitPattern: x &- dx)
+                            let darkerY = UInt32(bitPattern: y &- dy)
                             if darkerX < limitX, darkerY < limitY {
                                 let index = rowCell[Int(darkerY >> Self.fraction)]
                                     &+ columnCell[Int(darkerX >> Self.fraction)]
@@ -340,8 +436,8 @@ struct RadialSymmetrySearch {
                                 below[-1] <= centre, below[0] <= centre, below[1] <= centre
                             else { continue }
                             keep(Seed(
-                                x: Double(column * cell) + Double(cell - 1) / 2,
-                                y: Double(row * cell) + Double(cell - 1) / 2, radius: radius,
+                                x: Double((firstCellColumn + column) * cell) + Double(cell - 1) / 2,
+                                y: Double((firstCellRow + row) * cell) + Double(cell - 1) / 2, radius: radius,
                                 score: Double(centre) / circumference))
                         }
                     }
@@ -376,10 +472,7 @@ struct RadialSymmetrySearch {
         var index = 0
         while index < seeds.count {
             let other = seeds[index]
-            let dx = other.x - seed.x
-            let dy = other.y - seed.y
-            let reach = Double(max(other.radius, seed.radius))
-            if dx * dx + dy * dy < reach * reach {
+            if other.overlaps(seed) {
                 if other.score >= seed.score { return }
                 seeds.remove(at: index)
             } else {

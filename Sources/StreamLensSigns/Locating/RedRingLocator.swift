@@ -101,6 +101,13 @@ struct RedRingLocator {
     var symmetrySearch = RadialSymmetrySearch()
     /// Seeds of ``symmetrySearch`` confirmed per frame, highest first; 0 turns the search off.
     var maximumSymmetryChecks = 16
+    /// The shape search looks at the whole frame every this many frames, and only around its last seeds between
+    /// (``RadialSymmetrySearch/searchAround(luma:)``): 1 searches the whole of every frame.
+    var symmetrySearchInterval = 3
+    private var framesSinceSymmetrySearch = Int.max
+    /// The last frame's rings as places for the shape search to search around between whole searches: each ring's
+    /// outer and inner edge, in chroma samples (kept between frames).
+    private var lastRingPlaces: [RadialSymmetrySearch.Seed] = []
     /// A shape seed's radius is the distance its edges voted from, one of the search's few radii, and often the
     /// ring's other edge: on GTSDB's dark signs (maroon rings round grey insides) the seed sat on the sign, centred
     /// within 2–4 px, with a radius 20–30 % off, so the inside check's bands missed the ring. When the seed's own
@@ -198,6 +205,16 @@ struct RedRingLocator {
         // Largest (nearest) first: the tracker associates them in this order.
         candidates.sort { $0.diameter > $1.diameter }
         if candidates.count > maximumCandidates { candidates.removeLast(candidates.count - maximumCandidates) }
+        lastRingPlaces.removeAll(keepingCapacity: true)
+        for ring in candidates {
+            // Chroma sample i is centred on luma 2i + 1.
+            let x = (ring.centerX - 1) / 2
+            let y = (ring.centerY - 1) / 2
+            let outer = max(ring.radiusX, ring.radiusY) / 2
+            let inner = max(ring.innerRadiusX, ring.innerRadiusY) / 2
+            lastRingPlaces.append(.init(x: x, y: y, radius: max(1, Int(outer.rounded())), score: 0))
+            lastRingPlaces.append(.init(x: x, y: y, radius: max(1, Int(inner.rounded())), score: 0))
+        }
     }
 
     /// Rings no redder than the scene but redder and darker than their own inside (``RingContrastSearch``), each
@@ -268,7 +285,13 @@ struct RedRingLocator {
     /// located 783 instead of 897 of its 1141 sign frames (a sign moves and grows between analysed frames more than
     /// the confirmation around an old seed follows; SIGNS.md round 13).
     private mutating func addRingsBySymmetry(planes: YUVPlanes) {
-        symmetrySearch.search(luma: lumaSums)
+        if framesSinceSymmetrySearch >= symmetrySearchInterval - 1 {
+            symmetrySearch.search(luma: lumaSums)
+            framesSinceSymmetrySearch = 0
+        } else {
+            symmetrySearch.searchAround(luma: lumaSums, alsoAround: lastRingPlaces)
+            framesSinceSymmetrySearch += 1
+        }
         for seed in symmetrySearch.seeds.prefix(maximumSymmetryChecks) {
             // Chroma sample i is centred on luma 2i + 1.
             let center = (x: 2 * seed.x + 1, y: 2 * seed.y + 1)
