@@ -34,8 +34,9 @@ struct RingContrastSearchTests {
         }
     }
 
-    /// Seeds of the contrast search alone on a frame drawn by `draw`.
-    static func seeds(draw: (YUVPlanes) -> Void) -> [RingContrastSearch.Seed] {
+    /// Seeds of the contrast search alone on a frame drawn by `draw` (its band test on eight positions at once
+    /// unless `eightAtOnce` is false).
+    static func seeds(eightAtOnce: Bool = true, draw: (YUVPlanes) -> Void) -> [RingContrastSearch.Seed] {
         let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: warmScene)
         return image.withPlanes { planes in
             draw(planes)
@@ -44,6 +45,7 @@ struct RingContrastSearchTests {
             v.build(from: planes.v, width: planes.v.width, height: planes.v.height, bias: 128)
             luma.build(from: planes.y, width: planes.v.width, height: planes.v.height, step: 2)
             var search = RingContrastSearch()
+            search.testsEightPositionsAtOnce = eightAtOnce
             search.search(v: v, luma: luma)
             return search.seeds
         }
@@ -53,8 +55,7 @@ struct RingContrastSearchTests {
     /// test one position at a time: on small cast signs among speckled red noise, where many positions pass the
     /// band test and go on to the ring boxes.
     @Test func theBandTestOnEightPositionsAtOnceSeedsAsOnePositionAtATime() throws {
-        let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
-        let (eightAtOnce, oneAtATime) = image.withPlanes { planes in
+        func draw(_ planes: YUVPlanes) {
             var state: UInt32 = 12345
             for y in 0..<planes.v.height {
                 for x in 0..<planes.v.width {
@@ -65,17 +66,9 @@ struct RingContrastSearchTests {
             for (centerX, radius) in [(60.0, 17.0), (150.0, 23.0), (240.0, 30.0)] {
                 Self.drawSign(planes, radius: radius, ring: Self.castRing, inside: Self.castInside, centerX: centerX)
             }
-            var v = SummedArea()
-            var luma = SummedArea()
-            v.build(from: planes.v, width: planes.v.width, height: planes.v.height, bias: 128)
-            luma.build(from: planes.y, width: planes.v.width, height: planes.v.height, step: 2)
-            var search = RingContrastSearch()
-            search.search(v: v, luma: luma)
-            let eightAtOnce = search.seeds
-            search.testsEightPositionsAtOnce = false
-            search.search(v: v, luma: luma)
-            return (eightAtOnce, search.seeds)
         }
+        let eightAtOnce = Self.seeds(draw: draw)
+        let oneAtATime = Self.seeds(eightAtOnce: false, draw: draw)
         #expect(eightAtOnce == oneAtATime)
         // The two smaller signs are seeded at the vectorised radii (8 and 11 chroma samples).
         #expect(oneAtATime.contains { $0.radius == 8 || $0.radius == 11 }, "\(oneAtATime)")
