@@ -54,9 +54,9 @@ struct RadialSymmetrySearch {
     /// Lowest score of a seed.
     var minimumScore = 0.8
 
-    /// Seeds of the last ``search(luma:)`` or ``searchAround(luma:)``, highest first.
+    /// Seeds of the last ``search(luma:)`` or ``searchAround(luma:alsoAround:)``, highest first.
     private(set) var seeds: [Seed] = []
-    /// The seeds of the last whole search, and the places ``searchAround(luma:)`` searches around: the last
+    /// The seeds of the last whole search, and the places ``searchAround(luma:alsoAround:)`` searches around: the last
     /// seeds and those of the last whole search (arrays that keep their storage between frames).
     private var wholeSearchSeeds: [Seed] = []
     private var places: [Seed] = []

@@ -101,8 +101,9 @@ struct RedRingLocator {
     var symmetrySearch = RadialSymmetrySearch()
     /// Seeds of ``symmetrySearch`` confirmed per frame, highest first; 0 turns the search off.
     var maximumSymmetryChecks = 16
-    /// The shape search looks at the whole frame every this many frames, and only around its last seeds between
-    /// (``RadialSymmetrySearch/searchAround(luma:)``): 1 searches the whole of every frame.
+    /// The shape search looks at the whole frame every this many analysed frames, and only around its last seeds and
+    /// the last rings between (``RadialSymmetrySearch/searchAround(luma:alsoAround:)``): 1 searches the whole of
+    /// every frame.
     var symmetrySearchInterval = 3
     private var framesSinceSymmetrySearch = Int.max
     /// The last frame's rings as places for the shape search to search around between whole searches: each ring's
@@ -281,9 +282,11 @@ struct RedRingLocator {
     /// ring or its middle), else the ring's inner edge fitted around it (``fittedRing(near:radius:)``), else the seed's
     /// circle resized (``resizedRing(around:planes:)``).
     ///
-    /// It searches every frame: on every second one, re-checking the last seeds between, the second real-photo set
-    /// located 783 instead of 897 of its 1141 sign frames (a sign moves and grows between analysed frames more than
-    /// the confirmation around an old seed follows; SIGNS.md round 13).
+    /// The search looks at the whole frame one analysed frame in ``symmetrySearchInterval`` and searches windows
+    /// around its last seeds and the last rings between (a search, not round 13's re-check of old seeds, which
+    /// located 783 instead of 897 of the second real set's 1141 sign frames: a sign moves and grows between analysed
+    /// frames more than a confirmation around an old seed follows). The same signs are read on the real sets, for
+    /// 30–40 % of the reader's CPU (SIGNS.md round 38).
     private mutating func addRingsBySymmetry(planes: YUVPlanes) {
         if framesSinceSymmetrySearch >= symmetrySearchInterval - 1 {
             symmetrySearch.search(luma: lumaSums)
