@@ -113,6 +113,38 @@ struct RadialSymmetrySearchTests {
         #expect(!around.contains { abs(2 * $0.x + 1 - 260) < 30 }, "the new ring was searched: \(around)")
     }
 
+    /// Between whole searches the search also looks around places it is given (the locator's last rings, whatever
+    /// found them) and keeps looking around the whole search's seeds when a window loses its ring for a frame.
+    @Test func givenPlacesAndTheWholeSearchsSeedsAreSearchedAround() throws {
+        var search = RadialSymmetrySearch()
+        var luma = SummedArea()
+        func searched(
+            ring: Bool, around: Bool, places: [RadialSymmetrySearch.Seed] = []
+        ) -> [RadialSymmetrySearch.Seed] {
+            let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.neutralStreet)
+            return image.withPlanes { planes in
+                if ring {
+                    RingContrastSearchTests.drawSign(planes, radius: 30, ring: Self.greyRing, inside: Self.whiteInside)
+                }
+                luma.build(from: planes.y, width: planes.v.width, height: planes.v.height, step: 2)
+                if around { search.searchAround(luma: luma, alsoAround: places) } else { search.search(luma: luma) }
+                return search.seeds
+            }
+        }
+        func isOnTheRing(_ seed: RadialSymmetrySearch.Seed) -> Bool {
+            abs(2 * seed.x + 1 - 150) <= 6 && abs(2 * seed.y + 1 - 110) <= 6
+        }
+        // A blank frame's whole search leaves nothing to follow: the ring is found only at the place given.
+        #expect(searched(ring: false, around: false).isEmpty)
+        #expect(searched(ring: true, around: true).isEmpty)
+        let place = RadialSymmetrySearch.Seed(x: 74.5, y: 54.5, radius: 15, score: 0)
+        #expect(searched(ring: true, around: true, places: [place]).contains(where: isOnTheRing))
+        // Found by a whole search, lost for a frame, found again: its whole-search seed was still searched around.
+        #expect(searched(ring: true, around: false).contains(where: isOnTheRing))
+        #expect(searched(ring: false, around: true).isEmpty)
+        #expect(searched(ring: true, around: true).contains(where: isOnTheRing))
+    }
+
     /// The locator searches the whole frame every ``RedRingLocator/symmetrySearchInterval`` analysed frames and
     /// around its last seeds between: a grey ring that appears on a frame between is located on the next whole
     /// search, one already located stays located while it moves.
