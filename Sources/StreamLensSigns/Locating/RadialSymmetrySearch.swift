@@ -61,7 +61,7 @@ struct RadialSymmetrySearch {
     private var wholeSearchSeeds: [Seed] = []
     private var places: [Seed] = []
     /// The grid size of the last search (0 × 0 before the first).
-    private(set) var frameSize = (width: 0, height: 0)
+    private var frameSize = (width: 0, height: 0)
 
     /// An edge sample: its centre (position + 0.5, so that truncating a vote's position rounds it), unit gradient
     /// and vote weight (1…``voteScale``). Positions and gradients are fixed point with ``fraction`` bits: integer
@@ -161,8 +161,8 @@ struct RadialSymmetrySearch {
     }
 
     /// Radii searched around an old seed, as shares of its radius: a step of ``scales``' radii down (a sign leaving
-    /// the window) and up (a sign growing as it approaches).
-    static let nearbyRadii = 0.7...1.45
+    /// the window) and up (a sign growing as it approaches) — the shares the contrast search follows its seeds with.
+    static let nearbyRadii = RingContrastSearch.nearbyRadii
 
     /// Part of the sampled grid: its columns and rows.
     private struct Region {
