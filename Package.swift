@@ -50,7 +50,12 @@ let package = Package(
         ),
         .target(
             name: "COpenCVBridge",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            cxxSettings: [
+                .unsafeFlags(["-I/usr/include/opencv4"]),
+                // The bridge's own pixel loops (the HOG window scorer, the disc matcher) optimised in debug builds
+                // too: the tests run them over whole clips, and at -O0 they take several times as long.
+                .unsafeFlags(["-O2"], .when(configuration: .debug)),
+            ],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),

@@ -82,6 +82,7 @@ void slcv_hog_default_options(slcv_hog_options *options) {
     options->upscale = 1;
     options->small_people_scale_step = 1.1;
     options->small_people_until_scale = 2;
+    options->use_opencv_window_scorer = 0;
 }
 
 void slcv_cascade_default_options(slcv_cascade_options *options) {

@@ -1,5 +1,6 @@
 // HOG people detector: OpenCV's default 64×128 people SVM on the grayscale (luma) plane, no colour conversion.
 #include "backends.hpp"
+#include "hog_window_scorer.hpp"
 
 #include <opencv2/imgproc.hpp>
 #include <opencv2/core/utility.hpp>
@@ -12,7 +13,7 @@ namespace {
 
 class HogDetector final : public slcv_detector {
 public:
-    explicit HogDetector(const slcv_hog_options &options) : options_(options) {
+    explicit HogDetector(const slcv_hog_options &options) : options_(options), hog_(peopleDescriptor()), scorer_(hog_) {
         if (options.window_stride <= 0 || options.window_stride % 8 != 0) {
             throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG window stride must be a positive multiple of 8");
         }
@@ -20,8 +21,11 @@ public:
             throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG pyramid scale steps must be greater than 1");
         }
         if (!(options.upscale > 0.0)) throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG upscale must be positive");
-        hog_.setSVMDetector(cv::HOGDescriptor::getDefaultPeopleDetector());
     }
+
+    // `scorer_` refers to `hog_`.
+    HogDetector(const HogDetector &) = delete;
+    HogDetector &operator=(const HogDetector &) = delete;
 
     void detect(const slcv_yuv_image &image, std::vector<slcv_box> &results) override {
         const cv::Mat luma = lumaView(image);
@@ -45,11 +49,19 @@ public:
     }
 
 private:
+    static cv::HOGDescriptor peopleDescriptor() {
+        cv::HOGDescriptor descriptor;
+        descriptor.setSVMDetector(cv::HOGDescriptor::getDefaultPeopleDetector());
+        return descriptor;
+    }
+
     /// cv::HOGDescriptor::detectMultiScale with two pyramid steps: `small_people_scale_step` below
     /// `small_people_until_scale`, `pyramid_scale` from there on. A level costs about 1/scale² of the first, so the
     /// fine levels (small people) hold most of the work and a coarser step there saves most of the time; the coarse
     /// levels (large people, few windows) are cheap and keep the fine step, which the one-window-wide groups of
-    /// large people need. Levels are scored in parallel, then grouped as OpenCV does (groupRectangles, eps 0.2).
+    /// large people need. Levels are scored in parallel (by ``HogWindowScorer``, or by OpenCV's own
+    /// `HOGDescriptor::detect` when `use_opencv_window_scorer` is set), then grouped as OpenCV does (groupRectangles,
+    /// eps 0.2).
     void detectOnPyramid(const cv::Mat &image) {
         scales_.clear();
         for (double scale = 1; scales_.size() < 64;
@@ -68,14 +80,22 @@ private:
         const cv::Size stride(options_.window_stride, options_.window_stride);
         const double hit = options_.hit_threshold;
         cv::parallel_for_(cv::Range(0, (int)scales_.size()), [&](const cv::Range &range) {
-            cv::Mat level;
-            std::vector<cv::Point> hits;
+            // Each thread resizes into storage of its own, kept across frames.
+            thread_local std::vector<uchar> levelStorage;
+            thread_local std::vector<cv::Point> hits;
             for (int i = range.start; i < range.end; ++i) {
                 const double scale = scales_[i];
                 const cv::Size size((int)std::lround(image.cols / scale), (int)std::lround(image.rows / scale));
-                if (size == image.size()) level = image;
-                else cv::resize(image, level, size, 0, 0, cv::INTER_LINEAR_EXACT);
-                hog_.detect(level, hits, levelWeights_[i], hit, stride, cv::Size());
+                cv::Mat level;
+                if (size == image.size()) {
+                    level = image;
+                } else {
+                    if (levelStorage.size() < (size_t)size.area()) levelStorage.resize((size_t)size.area());
+                    level = cv::Mat(size, CV_8UC1, levelStorage.data());
+                    cv::resize(image, level, size, 0, 0, cv::INTER_LINEAR_EXACT);
+                }
+                if (options_.use_opencv_window_scorer) hog_.detect(level, hits, levelWeights_[i], hit, stride, cv::Size());
+                else scorer_.score(level, hit, options_.window_stride, hits, levelWeights_[i]);
                 const cv::Size window(
                     (int)std::lround(hog_.winSize.width * scale), (int)std::lround(hog_.winSize.height * scale));
                 levelBoxes_[i].clear();
@@ -100,6 +120,7 @@ private:
     std::vector<std::vector<cv::Rect>> levelBoxes_;
     std::vector<std::vector<double>> levelWeights_;
     cv::HOGDescriptor hog_;
+    HogWindowScorer scorer_;
     cv::Mat scaled_;
     std::vector<cv::Rect> found_;
     std::vector<double> weights_;

@@ -168,6 +168,31 @@ struct HOGPeopleDetectorTests {
         #expect(score.falsePositives <= 3)
     }
 
+    @Test(
+        "The bridge's window scorer finds what OpenCV's HOGDescriptor::detect finds, window stride 8 and 16",
+        arguments: [8, 16])
+    func windowScorerMatchesOpenCV(windowStride: Int) throws {
+        let video = try VTestClip.shared.get()
+        var options = HOGPeopleDetector.Options()
+        options.upscale = Self.upscale
+        options.windowStride = windowStride
+        let ours = try HOGPeopleDetector(options: options)
+        options.usesOpenCVWindowScorer = true
+        let openCV = try HOGPeopleDetector(options: options)
+        var compared = 0
+        for index in stride(from: 0, to: video.frameCount, by: 8) {
+            let (found, expected) = try video.withFrame(index) { try (ours.detect($0), openCV.detect($0)) }
+            try #require(found.count == expected.count, "frame \(index): \(found.count) people, OpenCV \(expected.count)")
+            for (box, reference) in zip(found, expected) {
+                #expect(box.box == reference.box, "frame \(index)")
+                #expect(abs(Double(box.confidence) - Double(reference.confidence)) < 1e-4, "frame \(index)")
+            }
+            compared += expected.count
+        }
+        print("HOG window scorer, stride \(windowStride): the same \(compared) people as OpenCV's detect")
+        #expect(compared >= 20)
+    }
+
     @Test("Tracking links people across frames; id switches are counted")
     func trackingAcrossFrames() throws {
         let run = try VTestHOGRun.shared.get()

@@ -81,6 +81,9 @@ typedef struct slcv_hog_options {
     /// Pyramid scale (relative to the detection input) from which `pyramid_scale` replaces
     /// `small_people_scale_step`.
     double small_people_until_scale;
+    /// Nonzero: score windows with OpenCV's own `HOGDescriptor::detect` instead of the bridge's faster scorer (the
+    /// same features and SVM, the same hits; kept to check the two against each other).
+    int32_t use_opencv_window_scorer;
 } slcv_hog_options;
 
 /// Options of a Haar/LBP cascade (cv::CascadeClassifier).
@@ -139,7 +142,8 @@ void slcv_set_thread_count(int32_t count);
 /// The thread count in force (cv::getNumThreads).
 int32_t slcv_thread_count(void);
 
-/// Fills `options` with the defaults (hit 0, stride 8, scale 1.05, group 2, upscale 1).
+/// Fills `options` with the defaults (hit -0.1, stride 8, scale 1.05, group 1, upscale 1, fine levels 1.1 up to 2,
+/// the bridge's window scorer).
 void slcv_hog_default_options(slcv_hog_options *options);
 /// Fills `options` with the defaults (scale 1.1, neighbours 3, no minimum size, equalize on).
 void slcv_cascade_default_options(slcv_cascade_options *options);
