@@ -11,6 +11,7 @@ namespace {
 
 /// One thread's working memory, grown to the largest level it has scored and then reused.
 struct Scratch {
+    /// Gradients of one cell row (8 pixel rows) at a time: magnitude split between two bins, and the two bins.
     cv::Mat gradient, orientation;
     std::vector<float> gradientStorage;
     std::vector<uchar> orientationStorage;
@@ -107,9 +108,7 @@ void HogWindowScorer::score(const cv::Mat &level, double hitThreshold, int windo
     const int columns = blocksAcross * cellSize + cellSize, rows = blocksDown * cellSize + cellSize;
 
     Scratch &s = scratch;
-    s.prepareGradients(level.rows, level.cols);
-    descriptor_.computeGradient(level, s.gradient, s.orientation, cv::Size(), cv::Size());
-    CV_Assert(s.gradient.data == (uchar *)s.gradientStorage.data());
+    s.prepareGradients(cellSize, level.cols);
 
     const size_t rowValues = (size_t)blocksAcross * 2 * bins, blockRowValues = (size_t)blocksAcross * blockValues;
     s.rowSums.resize(rowValues);
@@ -117,10 +116,17 @@ void HogWindowScorer::score(const cv::Mat &level, double hitThreshold, int windo
     s.blocks.resize((size_t)blocksDown * blockRowValues);
 
     for (int y = 0; y < rows; ++y) {
+        if (y % cellSize == 0) {
+            // The next cell row's gradients: computeGradient reads the rows around a band from the level itself
+            // (and mirrors at the level's own edges), so they are the whole level's gradients, one band at a time.
+            descriptor_.computeGradient(level.rowRange(y, y + cellSize), s.gradient, s.orientation, cv::Size(),
+                                        cv::Size());
+            CV_Assert(s.gradient.data == (uchar *)s.gradientStorage.data());
+        }
         // Column pass: each pixel into the block that starts in its cell column and the one that starts a cell before.
         std::fill(s.rowSums.begin(), s.rowSums.end(), 0.f);
-        const float *magnitudes = s.gradient.ptr<float>(y);
-        const uchar *binPairs = s.orientation.ptr<uchar>(y);
+        const float *magnitudes = s.gradient.ptr<float>(y % cellSize);
+        const uchar *binPairs = s.orientation.ptr<uchar>(y % cellSize);
         for (int x = 0; x < columns; ++x) {
             const float lower = magnitudes[2 * x], upper = magnitudes[2 * x + 1];
             const int lowerBin = binPairs[2 * x], upperBin = binPairs[2 * x + 1];
