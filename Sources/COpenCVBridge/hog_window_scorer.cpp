@@ -49,7 +49,7 @@ inline float dot36(const float *a, const float *b) {
 }  // namespace
 
 HogWindowScorer::HogWindowScorer(const cv::HOGDescriptor &descriptor) : descriptor_(descriptor) {
-    CV_Assert(descriptor.winSize == cv::Size(64, 128) && descriptor.blockSize == cv::Size(blockSize, blockSize) &&
+    CV_Assert(descriptor.winSize == cv::Size(windowWidth, windowHeight) && descriptor.blockSize == cv::Size(blockSize, blockSize) &&
               descriptor.blockStride == cv::Size(cellSize, cellSize) &&
               descriptor.cellSize == cv::Size(cellSize, cellSize) && descriptor.nbins == bins &&
               !descriptor.signedGradient && descriptor.histogramNormType == cv::HOGDescriptor::L2Hys);
@@ -99,13 +99,14 @@ void HogWindowScorer::score(const cv::Mat &level, double hitThreshold, int windo
     hits.clear();
     scores.clear();
     CV_Assert(level.type() == CV_8UC1 && windowStride > 0 && windowStride % cellSize == 0);
-    const int windowsAcross = (level.cols - 64) / windowStride + 1;
-    const int windowsDown = (level.rows - 128) / windowStride + 1;
-    if (level.cols < 64 || level.rows < 128 || windowsAcross <= 0 || windowsDown <= 0) return;
+    if (level.cols < windowWidth || level.rows < windowHeight) return;
+    const int windowsAcross = (level.cols - windowWidth) / windowStride + 1;
+    const int windowsDown = (level.rows - windowHeight) / windowStride + 1;
     const int blockStep = windowStride / cellSize;
     const int blocksAcross = (windowsAcross - 1) * blockStep + windowBlocksAcross;
     const int blocksDown = (windowsDown - 1) * blockStep + windowBlocksDown;
-    const int columns = blocksAcross * cellSize + cellSize, rows = blocksDown * cellSize + cellSize;
+    // The pixels the windows cover (the level's last few columns and rows may be in none).
+    const int coveredColumns = blocksAcross * cellSize + cellSize, coveredRows = blocksDown * cellSize + cellSize;
 
     Scratch &s = scratch;
     s.prepareGradients(cellSize, level.cols);
@@ -115,7 +116,7 @@ void HogWindowScorer::score(const cv::Mat &level, double hitThreshold, int windo
     for (auto &sums : s.blockRowSums) sums.resize(blockRowValues);
     s.blocks.resize((size_t)blocksDown * blockRowValues);
 
-    for (int y = 0; y < rows; ++y) {
+    for (int y = 0; y < coveredRows; ++y) {
         if (y % cellSize == 0) {
             // The next cell row's gradients: computeGradient reads the rows around a band from the level itself
             // (and mirrors at the level's own edges), so they are the whole level's gradients, one band at a time.
@@ -127,26 +128,22 @@ void HogWindowScorer::score(const cv::Mat &level, double hitThreshold, int windo
         std::fill(s.rowSums.begin(), s.rowSums.end(), 0.f);
         const float *magnitudes = s.gradient.ptr<float>(y % cellSize);
         const uchar *binPairs = s.orientation.ptr<uchar>(y % cellSize);
-        for (int x = 0; x < columns; ++x) {
+        // A pixel `offset` columns into the block that starts at `blockColumn`: into both of its cell columns.
+        const auto addToBlock = [&](int blockColumn, int offset, float lower, int lowerBin, float upper, int upperBin) {
+            float *sums = &s.rowSums[(size_t)blockColumn * 2 * bins];
+            const float first = edgeWeights_[0][offset], second = edgeWeights_[1][offset];
+            sums[lowerBin] += first * lower;
+            sums[upperBin] += first * upper;
+            sums[bins + lowerBin] += second * lower;
+            sums[bins + upperBin] += second * upper;
+        };
+        for (int x = 0; x < coveredColumns; ++x) {
             const float lower = magnitudes[2 * x], upper = magnitudes[2 * x + 1];
             const int lowerBin = binPairs[2 * x], upperBin = binPairs[2 * x + 1];
             const int blockColumn = x / cellSize, t = x % cellSize;
-            if (blockColumn < blocksAcross) {
-                float *sums = &s.rowSums[(size_t)blockColumn * 2 * bins];
-                const float first = edgeWeights_[0][t], second = edgeWeights_[1][t];
-                sums[lowerBin] += first * lower;
-                sums[upperBin] += first * upper;
-                sums[bins + lowerBin] += second * lower;
-                sums[bins + upperBin] += second * upper;
-            }
-            if (blockColumn > 0 && blockColumn - 1 < blocksAcross) {
-                float *sums = &s.rowSums[(size_t)(blockColumn - 1) * 2 * bins];
-                const float first = edgeWeights_[0][t + cellSize], second = edgeWeights_[1][t + cellSize];
-                sums[lowerBin] += first * lower;
-                sums[upperBin] += first * upper;
-                sums[bins + lowerBin] += second * lower;
-                sums[bins + upperBin] += second * upper;
-            }
+            if (blockColumn < blocksAcross) addToBlock(blockColumn, t, lower, lowerBin, upper, upperBin);
+            if (blockColumn > 0 && blockColumn - 1 < blocksAcross)
+                addToBlock(blockColumn - 1, t + cellSize, lower, lowerBin, upper, upperBin);
         }
         // Row pass: this row into the block row that starts in its cell row and the one that starts a cell above.
         const int blockRow = y / cellSize, t = y % cellSize;

@@ -34,7 +34,7 @@ public:
                std::vector<double> &scores) const;
 
 private:
-    static constexpr int blockSize = 16, cellSize = 8, bins = 9, blockValues = 36;
+    static constexpr int windowWidth = 64, windowHeight = 128, blockSize = 16, cellSize = 8, bins = 9, blockValues = 36;
     static constexpr int windowBlocksAcross = 7, windowBlocksDown = 15;
 
     void normalizeInto(const float *sums, float *block) const;
