@@ -94,8 +94,11 @@ private:
                     level = cv::Mat(size, CV_8UC1, levelStorage.data());
                     cv::resize(image, level, size, 0, 0, cv::INTER_LINEAR_EXACT);
                 }
-                if (options_.use_opencv_window_scorer) hog_.detect(level, hits, levelWeights_[i], hit, stride, cv::Size());
-                else scorer_.score(level, hit, options_.window_stride, hits, levelWeights_[i]);
+                if (options_.use_opencv_window_scorer) {
+                    hog_.detect(level, hits, levelWeights_[i], hit, stride, cv::Size());
+                } else {
+                    scorer_.score(level, hit, options_.window_stride, hits, levelWeights_[i]);
+                }
                 const cv::Size window(
                     (int)std::lround(hog_.winSize.width * scale), (int)std::lround(hog_.winSize.height * scale));
                 levelBoxes_[i].clear();

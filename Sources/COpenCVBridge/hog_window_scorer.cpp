@@ -49,7 +49,8 @@ inline float dot36(const float *a, const float *b) {
 }  // namespace
 
 HogWindowScorer::HogWindowScorer(const cv::HOGDescriptor &descriptor) : descriptor_(descriptor) {
-    CV_Assert(descriptor.winSize == cv::Size(windowWidth, windowHeight) && descriptor.blockSize == cv::Size(blockSize, blockSize) &&
+    CV_Assert(descriptor.winSize == cv::Size(windowWidth, windowHeight) &&
+              descriptor.blockSize == cv::Size(blockSize, blockSize) &&
               descriptor.blockStride == cv::Size(cellSize, cellSize) &&
               descriptor.cellSize == cv::Size(cellSize, cellSize) && descriptor.nbins == bins &&
               !descriptor.signedGradient && descriptor.histogramNormType == cv::HOGDescriptor::L2Hys);

@@ -17,7 +17,7 @@ namespace slcv {
 /// orientation) interpolation inside each 16 × 16 block, L2-Hys normalisation, and the descriptor's SVM. The Gaussian
 /// and the position weights are both products of a column and a row weight, so a block histogram is a column pass
 /// (each pixel into the two blocks across it) followed by a row pass (each row into the two blocks over it). Sums
-/// are taken in another order than OpenCV's, so window scores agree to about 1e-5, not bit for bit
+/// are taken in another order than OpenCV's, so window scores agree to about 1e-6, not bit for bit
 /// (HOGPeopleDetectorTests compares the two).
 ///
 /// Holds only the descriptor's constants: one scorer may serve several threads at once. Scratch memory is per
@@ -43,7 +43,7 @@ private:
     /// Weight of a pixel `t` columns (or rows) into a block for the block's first and second cell: the Gaussian
     /// window times the position interpolation between the cells' centres.
     float edgeWeights_[2][blockSize];
-    /// The SVM rearranged as [block column][block row][36]: OpenCV's order within a block, (cell x × 2 + cell y) × 9
+    /// The SVM's weights in OpenCV's order: [block column][block row][36], within a block (cell x × 2 + cell y) × 9
     /// + bin.
     std::vector<float> svm_;
     double bias_;

@@ -182,7 +182,8 @@ struct HOGPeopleDetectorTests {
         var compared = 0
         for index in stride(from: 0, to: video.frameCount, by: 8) {
             let (found, expected) = try video.withFrame(index) { try (ours.detect($0), openCV.detect($0)) }
-            try #require(found.count == expected.count, "frame \(index): \(found.count) people, OpenCV \(expected.count)")
+            try #require(
+                found.count == expected.count, "frame \(index): \(found.count) people, OpenCV \(expected.count)")
             for (box, reference) in zip(found, expected) {
                 #expect(box.box == reference.box, "frame \(index)")
                 #expect(abs(Double(box.confidence) - Double(reference.confidence)) < 1e-4, "frame \(index)")
