@@ -23,10 +23,6 @@ public:
         if (!(options.upscale > 0.0)) throw BridgeError(SLCV_INVALID_ARGUMENT, "HOG upscale must be positive");
     }
 
-    // `scorer_` refers to `hog_`.
-    HogDetector(const HogDetector &) = delete;
-    HogDetector &operator=(const HogDetector &) = delete;
-
     void detect(const slcv_yuv_image &image, std::vector<slcv_box> &results) override {
         const cv::Mat luma = lumaView(image);
         const cv::Mat *input = &luma;

@@ -39,7 +39,8 @@ private:
 
     void normalizeInto(const float *sums, float *block) const;
 
-    const cv::HOGDescriptor &descriptor_;
+    /// A copy of the descriptor, for its gradients (`computeGradient` is const: one copy serves every thread).
+    const cv::HOGDescriptor descriptor_;
     /// Weight of a pixel `t` columns (or rows) into a block for the block's first and second cell: the Gaussian
     /// window times the position interpolation between the cells' centres.
     float edgeWeights_[2][blockSize];
