@@ -144,19 +144,6 @@ private final class FullSizeProbeStage: AnalysisStage {
     }
 }
 
-/// An analysis stage at the source size that is stuck on frame 0 until ``gate`` is signalled, and records the frames
-/// it analysed.
-private final class StuckOnFirstFrameStage: AnalysisStage {
-    let name = "stuck"
-    let gate = DispatchSemaphore(value: 0)
-    let analysed = Mutex<[Int]>([])
-    func analyze(_ frame: AnalysisFrame) throws -> Detections {
-        if frame.frameIndex == 0 { gate.wait() }
-        analysed.withLock { $0.append(frame.frameIndex) }
-        return .empty(pts: frame.pts, source: name)
-    }
-}
-
 /// A compositing stage that records where each frame's luma plane lies, then marks its top-left pixel.
 private final class PlaneAddressRecorder: CompositingStage {
     let name = "plane-address-recorder"
@@ -327,50 +314,6 @@ private final class PlaneAddressRecorder: CompositingStage {
             // The same memory the frame was drawn on (frame 0 may be copied: the appsink keeps its preroll sample).
             if index > 0 { #expect(probe.address == drawnAt[index], "frame \(index) was analysed in a copy") }
         }
-    }
-
-    @Test func syncQueuesLentFramesSoOneSlowFrameDoesNotStopTheFramePath() async throws {
-        // A frame-accurate run with two lanes: a full-size stage due on every frame, stuck on frame 0, and a canvas
-        // stage every 200 ms (6 frames at 30 fps), which sizes the hold at 6 frames. The stuck stage's next frames
-        // are lent, not copied, so they queue in its lane (four of them) and the frame path keeps taking frames:
-        // frames 0–4 out of the pool (frame 4 waits for room in the lane) and 3 more in it. With a one-frame mailbox
-        // the path stopped at frame 1: 2 out of the pool and 3 in it.
-        let stuck = StuckOnFirstFrameStage()
-        let counter = CountingAnalysisStage(delay: .zero)
-        let observer = RecordingObserver()
-        let input = try Pipeline(
-            "videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! appsink name=sink sync=false enable-last-sample=false",
-            label: "input")
-        let output = try Pipeline("appsrc name=src format=time block=true max-buffers=2 ! fakesink sync=false", label: "output")
-        let path = try FramePath(
-            configuration: .init(
-                pool: PoolConfiguration(capacity: 3, policy: .block), compositors: [DrawnBoxRecorder()],
-                analysis: [
-                    (stuck, FixedIntervalSchedule(interval: .zero)),
-                    (counter, FixedIntervalSchedule(interval: .milliseconds(200))),
-                ],
-                observer: observer, synchronizesAnalysis: true),
-            input: input, sinkName: "sink", output: output, sourceName: "src")
-        path.start()
-        try output.setState(.playing)
-        try input.setState(.playing)
-        // Everything stops once the lane and the pool are full: wait until the count has stood still for 300 ms.
-        var decodedWhileStuck = observer.decoded
-        for _ in 0..<50 {
-            try await Task.sleep(for: .milliseconds(300))
-            let decoded = observer.decoded
-            if decoded == decodedWhileStuck && decoded >= 5 { break }
-            decodedWhileStuck = decoded
-        }
-        #expect(observer.output == 0, "a frame was drawn before its analysis finished")
-        #expect(decodedWhileStuck == 8, "the frame path stopped at the stuck frame: \(decodedWhileStuck) frames decoded")
-        stuck.gate.signal()
-        #expect(path.waitUntilDrained(timeout: .seconds(30)), "frame path did not drain")
-        #expect(observer.output == 30 && observer.dropped == 0)
-        #expect(stuck.analysed.withLock { $0 } == Array(0..<30), "every frame analysed, in order")
-        #expect(counter.calls.load(ordering: .relaxed) == 5)
-        try input.setState(.null)
-        try output.setState(.null)
     }
 
     @Test func syncWithoutAnalysisNeverHoldsFramesBack() async throws {

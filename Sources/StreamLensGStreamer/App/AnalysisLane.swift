@@ -6,24 +6,20 @@ import StreamLensCore
 import Glibc
 #endif
 
-/// One analysis stage on its own thread with a small mailbox.
+/// One analysis stage on its own thread with a one-frame mailbox.
 ///
-/// The processing thread asks ``isDue(pts:)``, then either waits for room in the lane (lossless runs) or skips the
-/// frame when the lane is busy (live runs), and hands a frame with ``submit(buffer:format:pts:frameIndex:)``, which
-/// scales it into the lane's canvas before waking the lane. The stage itself never runs on a GStreamer streaming
-/// thread. A frame scaled into the canvas is the lane's only job: the next one needs the canvas.
+/// The processing thread asks ``isDue(pts:)``, then either waits for the lane (lossless runs) or skips the frame when
+/// the lane is busy (live runs), and hands a frame with ``submit(buffer:format:pts:frameIndex:)``, which scales it into
+/// the lane's canvas before waking the lane. The stage itself never runs on a GStreamer streaming thread.
 ///
 /// A lane that ``readsInPlace`` (frame-accurate runs, where the frame waits for its results anyway) lends the stage
-/// the frame itself when the stage wants it at its own size and it is I420: no copy, no canvas. Such frames queue, up
-/// to ``lentFrameQueueDepth`` of them, so that a frame the stage is slow on (a sign read by OCR) does not stop the
-/// processing thread from taking the next ones — they are held for their results anyway, and the decoder keeps
-/// decoding meanwhile. The lane drops its reference on each before it reports the job finished, so the frame is
-/// drawn on in place afterwards.
+/// the frame itself when the stage wants it at its own size and it is I420: no copy, no canvas. The lane drops its
+/// reference before it reports the job finished, so the frame is drawn on in place afterwards.
 ///
 /// ## Thread Safety
-/// `condition` guards `jobs` and `stopping`. The canvas and a lent frame's ``BorrowedFrame`` are written by the
-/// processing thread only while no job uses them, and read (and the borrowed frame released) by the lane thread only
-/// while its job is queued.
+/// `condition` guards `busy`, `job` and `stopping`. The canvas and the borrowed frame are written by the processing
+/// thread only while the lane is idle and read (and the borrowed frame released) by the lane thread only while it
+/// is busy.
 final class AnalysisLane: @unchecked Sendable {
     /// A finished job, kept for the processing thread when the lane ``keepsResults``.
     struct FinishedJob {
@@ -43,29 +39,15 @@ final class AnalysisLane: @unchecked Sendable {
     private let observer: (any FramePathObserver)?
     private let clock: any MonotonicClock
     private let condition = NSCondition()
+    private var busy = false
     private var stopping = false
     /// Set by ``cancelWaits()``: waits for this lane return at once (the run is being stopped hard).
     private var cancelled = false
-    /// A submitted frame: where it is and, when it was lent, which of ``lentFrames`` holds it.
-    private struct Job {
-        var pts: Duration
-        var frameIndex: Int
-        var lentFrame: Int?
-    }
-
-    /// Jobs submitted and not finished, oldest first; the first is the one being analysed. At most one reads the
-    /// canvas, and up to ``lentFrameQueueDepth`` are lent frames.
-    private var jobs: [Job] = []
+    private var job: (pts: Duration, frameIndex: Int)?
     private var finishedJobs: [FinishedJob] = []
     private var canvas: AnalysisCanvas?
-    /// Lent frames queue this deep: the sign reader, due every second frame, over the dashcam job's hold of eight
-    /// frames (the detector's 0.3 s). The frames are held for their results anyway: a deeper queue costs no memory.
-    static let lentFrameQueueDepth = 4
-    /// The frames lent to the stage (none unless the lane ``readsInPlace``), used in turn (``nextLentFrame``): jobs
-    /// finish in order, so with fewer lent jobs than places the next place is free. Each is given back by the lane
-    /// thread when the stage returns.
-    private let lentFrames: [BorrowedFrame]
-    private var nextLentFrame = 0
+    /// The frame being analysed in place, if it is; given back by the lane thread when the stage returns.
+    private let borrowed = BorrowedFrame()
     private var lastPTS: Duration = .zero
     /// The busy-lane miss counted last since the last submission (``countsMissedAnalysis(pts:)``).
     private var lastCountedMiss: Duration?
@@ -89,8 +71,6 @@ final class AnalysisLane: @unchecked Sendable {
         self.board = board
         self.observer = observer
         self.clock = clock
-        lentFrames = (0..<(readsInPlace ? Self.lentFrameQueueDepth : 0)).map { _ in BorrowedFrame() }
-        jobs.reserveCapacity(lentFrames.count + 1)
     }
 
     func start() {
@@ -121,39 +101,15 @@ final class AnalysisLane: @unchecked Sendable {
     var isIdle: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return jobs.isEmpty
+        return !busy
     }
 
     /// Waits until the lane is idle, or until ``cancelWaits()``.
     func waitUntilIdle() {
         condition.lock()
-        while !jobs.isEmpty && !cancelled { condition.wait() }
+        while busy && !cancelled { condition.wait() }
         condition.unlock()
     }
-
-    /// Whether a frame of `format` can be submitted now: it would be lent and one of ``lentFrames`` is free, or it
-    /// would be scaled into the canvas and no job reads the canvas.
-    func hasRoom(for format: VideoFormat) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return hasRoomLocked(lending: lends(format))
-    }
-
-    /// Waits until ``hasRoom(for:)``, or until ``cancelWaits()``.
-    func waitForRoom(for format: VideoFormat) {
-        let lending = lends(format)
-        condition.lock()
-        while !hasRoomLocked(lending: lending) && !cancelled { condition.wait() }
-        condition.unlock()
-    }
-
-    private func hasRoomLocked(lending: Bool) -> Bool {
-        let lentJobs = jobs.count { $0.lentFrame != nil }
-        return lending ? lentJobs < lentFrames.count : lentJobs == jobs.count
-    }
-
-    /// Whether a frame of `format` is lent to the stage as it is rather than scaled into the canvas.
-    private func lends(_ format: VideoFormat) -> Bool { !lentFrames.isEmpty && wantsFullSize(format) }
 
     /// Makes ``waitUntilIdle()`` and ``stop()`` return without waiting for a stage that may never finish.
     func cancelWaits() {
@@ -172,18 +128,14 @@ final class AnalysisLane: @unchecked Sendable {
     }
 
     /// Scales the frame into the canvas (or lends it as it is, when the lane ``readsInPlace``) and wakes the lane.
-    /// The lane must have room (``hasRoom(for:)``). False when the frame could not be read (it is then not analysed).
+    /// The lane must be idle. False when the frame could not be read (it is then not analysed).
     @discardableResult
     func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
-        precondition(hasRoom(for: format), "AnalysisLane.submit without room in the lane")
         // A frame the stage cannot be given is a failed analysis, counted and reported: it used to pass silently,
         // and a stage that never got one (an interlaced source before the canvas took its mode) vanished from the
         // report while the run exited 0.
-        var lentFrame: Int?
-        if lends(format) {
-            guard lentFrames[nextLentFrame].lend(buffer, format: format) else { return failedToCopy(format, pts: pts) }
-            lentFrame = nextLentFrame
-            nextLentFrame = (nextLentFrame + 1) % lentFrames.count
+        if readsInPlace && wantsFullSize(format) {
+            guard borrowed.lend(buffer, format: format) else { return failedToCopy(format, pts: pts) }
         } else {
             if canvas?.sourceFormat !== format {
                 canvas = AnalysisCanvas(
@@ -194,7 +146,9 @@ final class AnalysisLane: @unchecked Sendable {
         schedule.markStarted(pts: pts)
         lastCountedMiss = nil
         condition.lock()
-        jobs.append(Job(pts: pts, frameIndex: frameIndex, lentFrame: lentFrame))
+        precondition(!busy, "AnalysisLane.submit while the lane is busy")
+        busy = true
+        job = (pts, frameIndex)
         condition.broadcast()
         condition.unlock()
         return true
@@ -226,30 +180,29 @@ final class AnalysisLane: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            guard let current = jobs.first else {
+            while job == nil && !stopping { condition.wait() }
+            guard let current = job else {
                 condition.unlock()
                 break
             }
             condition.unlock()
-            let lent = current.lentFrame.map { lentFrames[$0] }
-            let detections = analyze(pts: current.pts, frameIndex: current.frameIndex, lent: lent)
+            let detections = analyze(pts: current.pts, frameIndex: current.frameIndex)
             // Before the job is reported finished: the frame path may then draw on the frame in place.
-            lent?.giveBack()
+            borrowed.giveBack()
             condition.lock()
             if keepsResults { finishedJobs.append(FinishedJob(frameIndex: current.frameIndex, detections: detections)) }
-            jobs.removeFirst()
+            job = nil
+            busy = false
             condition.broadcast()
             condition.unlock()
         }
         stage.finish(at: lastPTS)
     }
 
-    private func analyze(pts: Duration, frameIndex: Int, lent lentFrame: BorrowedFrame?) -> Detections? {
+    private func analyze(pts: Duration, frameIndex: Int) -> Detections? {
         let planes: YUVPlanes
         let source: VideoFormat
-        if let lentFrame {
-            guard let lent = lentFrame.lent else { return nil }
+        if let lent = borrowed.lent {
             (planes, source) = lent
         } else if let canvas {
             (planes, source) = (canvas.planes, canvas.sourceFormat)

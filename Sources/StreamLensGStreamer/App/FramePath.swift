@@ -421,20 +421,17 @@ extension FramePath {
             poolWait: slot.poolWait)
     }
 
-    /// Hands the frame to every lane it is due for; returns the lanes (as bits) that took it. `waitForLanes`: a lane
-    /// without room is waited for (lossless runs), then `afterWaiting` is called with its index; otherwise it skips
-    /// the frame.
-    private func submitForAnalysis(
-        _ frame: TakenFrame, waitForLanes: Bool, afterWaiting: (Int) -> Void = { _ in }
-    ) -> UInt64 {
+    /// Hands the frame to every lane it is due for; returns the lanes (as bits) that took it. `waitForLanes`: a busy
+    /// lane is waited for (lossless runs); otherwise it skips the frame.
+    private func submitForAnalysis(_ frame: TakenFrame, waitForLanes: Bool, onIdle: (Int) -> Void = { _ in }) -> UInt64 {
         let pts = frame.pts ?? .zero
         var submitted: UInt64 = 0
         for (index, lane) in lanes.enumerated() where lane.isDue(pts: pts) {
             if waitForLanes {
-                lane.waitForRoom(for: frame.format)
-                afterWaiting(index)
+                lane.waitUntilIdle()
+                onIdle(index)
             }
-            if lane.hasRoom(for: frame.format) {
+            if lane.isIdle {
                 if lane.submit(buffer: frame.buffer, format: frame.format, pts: pts, frameIndex: frame.frameIndex) {
                     submitted |= 1 << UInt64(index)
                 }
@@ -620,7 +617,7 @@ extension FramePath {
                         gst_app_src_set_max_buffers(appSource, guint64(releasedTogether))
                     }
                 }
-                let submitted = submitForAnalysis(frame, waitForLanes: true, afterWaiting: collect)
+                let submitted = submitForAnalysis(frame, waitForLanes: true, onIdle: collect)
                 for index in lanes.indices where submitted & (1 << UInt64(index)) != 0 {
                     laneResults[index].lastSubmitted = frame.frameIndex
                 }
