@@ -8,13 +8,16 @@
 // is. Templates of value 0 hold the texts of other round signs (7,5t, 3,8m…): a disc that matches one of them best
 // is no speed. All the correlations are one matrix product: the disc's shifted windows (rows) by the templates
 // (columns), each normalised to zero mean and unit length beforehand — what cv::matchTemplate's TM_CCOEFF_NORMED
-// computes, but one call instead of one per template (672 matchTemplate calls took 18.6 ms, the product 3.8 ms).
-// The templates are normalised once, at start-up.
+// computes, but one product instead of one call per template (672 matchTemplate calls took 18.6 ms, cv::gemm's
+// product 3.8 ms). The product is the bridge's own (``bestCorrelations``): cv::gemm runs a plain loop for a product
+// this shape (25 rows: below the size where Debian's OpenCV hands it to BLAS, itself the reference BLAS), and the
+// own one is several times faster (BENCHMARKS.md round 40). The templates are normalised once, at start-up.
 #include "opencv_bridge.h"
 #include "disc_templates.hpp"
 #include "guarded.hpp"
 
 #include <opencv2/core.hpp>
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -58,18 +61,64 @@ bool normalise(float *values, int count) {
     for (int i = 0; i < count; ++i) values[i] *= scale;
     return true;
 }
+
+static_assert(kShiftCount % 5 == 0 && kWindowSamples % 4 == 0, "the product's blocks: five windows, four samples");
+
+/// The best correlation of each template (a row of `templateRows`) with any of the shifted `windows`, into `best`.
+/// Five windows at a time against one template, four samples at a time: each template sample loaded is used five
+/// times, and the windows (57 KB) stay in the cache while the templates (2.2 MB) stream past once.
+void bestCorrelations(const cv::Mat &windows, const cv::Mat &templateRows, std::vector<float> &best) {
+    best.assign(templateRows.rows, -1.0f);
+    for (int column = 0; column < templateRows.rows; ++column) {
+        const float *pattern = templateRows.ptr<float>(column);
+        float columnBest = -1.0f;
+        for (int shift = 0; shift < kShiftCount; shift += 5) {
+            const float *w0 = windows.ptr<float>(shift);
+            const float *w1 = windows.ptr<float>(shift + 1);
+            const float *w2 = windows.ptr<float>(shift + 2);
+            const float *w3 = windows.ptr<float>(shift + 3);
+            const float *w4 = windows.ptr<float>(shift + 4);
+            cv::v_float32x4 s0 = cv::v_setzero_f32(), s1 = s0, s2 = s0, s3 = s0, s4 = s0;
+            for (int i = 0; i < kWindowSamples; i += 4) {
+                const cv::v_float32x4 t = cv::v_load(pattern + i);
+                s0 = cv::v_muladd(cv::v_load(w0 + i), t, s0);
+                s1 = cv::v_muladd(cv::v_load(w1 + i), t, s1);
+                s2 = cv::v_muladd(cv::v_load(w2 + i), t, s2);
+                s3 = cv::v_muladd(cv::v_load(w3 + i), t, s3);
+                s4 = cv::v_muladd(cv::v_load(w4 + i), t, s4);
+            }
+            columnBest = std::max({columnBest, cv::v_reduce_sum(s0), cv::v_reduce_sum(s1), cv::v_reduce_sum(s2),
+                cv::v_reduce_sum(s3), cv::v_reduce_sum(s4)});
+        }
+        best[column] = columnBest;
+    }
+}
+
+/// The same with cv::gemm (the check and the benchmark's peer).
+void bestCorrelationsByOpenCV(
+    const cv::Mat &windows, const cv::Mat &templateRows, cv::Mat &correlations, std::vector<float> &best) {
+    cv::gemm(windows, templateRows, 1.0, cv::noArray(), 0.0, correlations, cv::GEMM_2_T);
+    best.assign(templateRows.rows, -1.0f);
+    for (int column = 0; column < templateRows.rows; ++column) {
+        for (int shift = 0; shift < kShiftCount; ++shift) {
+            best[column] = std::max(best[column], correlations.at<float>(shift, column));
+        }
+    }
+}
 }  // namespace
 
 struct slcv_disc_templates {
-    /// kWindowSamples × (templates × blurs): one normalised template window per column.
-    cv::Mat templates;
-    /// The speed value of each column.
+    /// (templates × blurs) × kWindowSamples: one normalised template window per row.
+    cv::Mat templateRows;
+    /// The speed value of each template row.
     std::vector<int> values;
-    /// The picture shrunk to the template side, its shifted windows (kShiftCount × kWindowSamples) and their
-    /// correlations with every column.
+    /// The picture shrunk to the template side, its shifted windows (kShiftCount × kWindowSamples), each template's
+    /// best correlation with them, and (OpenCV's product only) all the correlations.
     cv::Mat small;
     cv::Mat windows;
+    std::vector<float> best;
     cv::Mat correlations;
+    bool usesOpenCVProduct = false;
 };
 
 using slcv::guarded;
@@ -81,7 +130,7 @@ slcv_status slcv_disc_templates_create(slcv_disc_templates **templates, char *er
     return slcv::makeHandle(
         templates, error, error_capacity, SLCV_LOAD_FAILED, "disc templates", [](slcv_disc_templates &made) {
             const int columns = kDiscTemplateCount * kBlurCount;
-            made.templates.create(kWindowSamples, columns, CV_32F);
+            made.templateRows.create(columns, kWindowSamples, CV_32F);
             made.values.reserve(columns);
             cv::Mat paper(kDiscTemplateSide, kDiscTemplateSide, CV_32F);
             cv::Mat blurred;
@@ -109,8 +158,7 @@ slcv_status slcv_disc_templates_create(slcv_disc_templates **templates, char *er
                         }
                     }
                     normalise(window.data(), kWindowSamples);
-                    const int column = t * kBlurCount + b;
-                    for (int i = 0; i < kWindowSamples; ++i) made.templates.at<float>(i, column) = window[i];
+                    std::copy(window.begin(), window.end(), made.templateRows.ptr<float>(t * kBlurCount + b));
                     made.values.push_back(kDiscTemplateValues[t]);
                 }
             }
@@ -143,16 +191,18 @@ slcv_status slcv_disc_templates_match(
             }
         }
         if (!anyInk) return;
-        cv::gemm(templates->windows, templates->templates, 1.0, cv::noArray(), 0.0, templates->correlations);
+        if (templates->usesOpenCVProduct) {
+            bestCorrelationsByOpenCV(
+                templates->windows, templates->templateRows, templates->correlations, templates->best);
+        } else {
+            bestCorrelations(templates->windows, templates->templateRows, templates->best);
+        }
         // The best correlation of each value over all its templates and shifts.
         int bestValue = 0;
         float best = -1.0f;
         float runnerUp = -1.0f;
-        for (int column = 0; column < templates->correlations.cols; ++column) {
-            float columnBest = -1.0f;
-            for (int shift = 0; shift < kShiftCount; ++shift) {
-                columnBest = std::max(columnBest, templates->correlations.at<float>(shift, column));
-            }
+        for (int column = 0; column < templates->templateRows.rows; ++column) {
+            const float columnBest = templates->best[column];
             const int value = templates->values[column];
             if (columnBest > best) {
                 if (value != bestValue) runnerUp = best;
@@ -165,6 +215,10 @@ slcv_status slcv_disc_templates_match(
         // Value 0 (another sign's text) wins as "no speed value".
         *match = slcv_disc_match{bestValue, best, runnerUp};
     });
+}
+
+void slcv_disc_templates_use_opencv_product(slcv_disc_templates *templates, int32_t uses) {
+    if (templates != nullptr) templates->usesOpenCVProduct = uses != 0;
 }
 
 void slcv_disc_templates_destroy(slcv_disc_templates *templates) { delete templates; }

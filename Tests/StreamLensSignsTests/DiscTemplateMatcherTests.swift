@@ -17,6 +17,37 @@ struct DiscTemplateMatcherTests {
         #expect(RecogniserAgreement().decide(templates: match, textLine: nil, profile: .europe, standardRead: nil) == nil)
     }
 
+    @Test func theOwnProductMatchesAsOpenCVsDoes() throws {
+        // The generated set's discs, sharp and softened, and noise: the same value as with cv::gemm's product, the
+        // same score and margin up to float rounding (576-term dot products summed in another order).
+        let set = try SignTestSet.shared.get()
+        let own = try #require(DiscTemplateMatcher())
+        let reference = try #require(DiscTemplateMatcher(usesOpenCVProduct: true))
+        var cropper = DigitCropper()
+        let side = DigitCropper.canvasSize
+        var pictures: [[UInt8]] = []
+        try set.forEachSignAtItsLargest { _, _, frame, candidate in
+            guard cropper.prepareClassifierImage(planes: frame.planes, candidate: candidate) else { return }
+            var soft = cropper.classifierImage
+            soft.withUnsafeMutableBufferPointer {
+                BoxBlur.blur(Plane(base: $0.baseAddress!, stride: side, width: side, height: side), radius: 3, passes: 3)
+            }
+            pictures += [cropper.classifierImage, soft]
+        }
+        var generator = SeededGenerator(seed: 40)
+        for _ in 0..<10 { pictures.append((0..<side * side).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+        #expect(pictures.count >= 70)
+        var largestDifference = 0.0
+        for picture in pictures {
+            let mine = try #require(picture.withUnsafeBufferPointer { own.match(gray: $0.baseAddress!, side: side) })
+            let theirs = try #require(
+                picture.withUnsafeBufferPointer { reference.match(gray: $0.baseAddress!, side: side) })
+            #expect(mine.value == theirs.value)
+            largestDifference = max(largestDifference, abs(mine.score - theirs.score), abs(mine.margin - theirs.margin))
+        }
+        #expect(largestDifference < 1e-5, "scores differ by \(largestDifference)")
+    }
+
     @Test func namesTheGeneratedSignsAtTheirLargestWhenSharpAndWhenSoftened() throws {
         let set = try SignTestSet.shared.get()
         let matcher = try #require(DiscTemplateMatcher())

@@ -213,6 +213,15 @@ slcv_status slcv_circle_finder_find(
 /// Frees the finder. Null is ignored.
 void slcv_circle_finder_destroy(slcv_circle_finder *finder);
 
+// MARK: Grey-level closing (grey_closing.cpp), for the speed-limit reader's light flattening
+
+/// The grey-level closing of a `width` × `height` picture (rows packed, one byte per sample) into `destination`
+/// (same shape; not `source`): the maximum over the (2·radius + 1)² window around each sample, then the minimum of
+/// those over the same window, each window cut at the picture's edges.
+slcv_status slcv_grey_closing(
+    const uint8_t *source, uint8_t *destination, int32_t width, int32_t height, int32_t radius, char *error,
+    size_t error_capacity);
+
 // MARK: Speed-limit disc classifier (speed_disc_classifier.cpp), the sign reader's second recogniser
 
 /// Outputs of the disc classifier, one per class: "none", then 5, 10, 20 … 130 (scripts/make-speed-disc-model.py).
@@ -254,6 +263,9 @@ slcv_status slcv_disc_templates_create(slcv_disc_templates **templates, char *er
 slcv_status slcv_disc_templates_match(
     slcv_disc_templates *templates, const uint8_t *gray, int32_t stride, int32_t width, int32_t height,
     slcv_disc_match *match, char *error, size_t error_capacity);
+/// Correlates with cv::gemm instead of the bridge's own product (the same correlations up to rounding; slower): the
+/// check of the own product and the benchmark's peer. Null is ignored.
+void slcv_disc_templates_use_opencv_product(slcv_disc_templates *templates, int32_t uses);
 /// Frees the templates. Null is ignored.
 void slcv_disc_templates_destroy(slcv_disc_templates *templates);
 

@@ -26,13 +26,16 @@ final class DiscTemplateMatcher {
     private var errorBuffer = [CChar](repeating: 0, count: 256)
 
     /// Nil when the bridge could not build the templates (out of memory): the reader then goes without them.
-    init?() {
+    /// `usesOpenCVProduct`: correlate with OpenCV's `cv::gemm` instead of the bridge's own product — the same
+    /// correlations up to float rounding, several times slower; for the check of the own product.
+    init?(usesOpenCVProduct: Bool = false) {
         var handle: OpaquePointer?
         let status = errorBuffer.withUnsafeMutableBufferPointer {
             slcv_disc_templates_create(&handle, $0.baseAddress, $0.count)
         }
         guard status == SLCV_OK, let handle else { return nil }
         self.handle = handle
+        if usesOpenCVProduct { slcv_disc_templates_use_opencv_product(handle, 1) }
     }
 
     deinit { slcv_disc_templates_destroy(handle) }
