@@ -1,3 +1,5 @@
+internal import COpenCVBridge
+
 /// Divides a small canvas's luma by its local paper level, so that a shadow across half a sign does not turn into ink.
 ///
 /// The paper level is a grey-level closing: a maximum filter, then a minimum filter, each over ``radius`` samples in
@@ -12,7 +14,8 @@ struct IlluminationFlattener {
     let height: Int
     /// Half-width of the window: wider than half a digit stroke.
     let radius: Int
-    private var paper: [UInt8]
+    /// The paper level of the last ``estimatePaper(_:usable:rows:)``, row-major (rows it did not cover keep older values).
+    private(set) var paper: [UInt8]
     private var scratch: [UInt8]
 
     init(width: Int, height: Int, radius: Int) {
@@ -43,43 +46,22 @@ struct IlluminationFlattener {
     }
 
     /// Estimates the local paper level of `luma` (the closing) in `rows`, from those rows alone, for
-    /// ``paperContrast(rows:)`` and ``divideByPaper(_:rows:)``.
+    /// ``paperContrast(rows:)`` and ``divideByPaper(_:rows:)``. The closing is OpenCV's (`slcv_grey_closing`), on the
+    /// rows with their unusable samples made black.
     mutating func estimatePaper(_ luma: [UInt8], usable: [Bool], rows: Range<Int>) {
-        let r = radius
-        let top = rows.lowerBound
-        let bottom = rows.upperBound - 1
-        // Maximum filter, rows then columns; unusable samples count as black.
-        for y in rows {
-            for x in 0..<width {
-                var level: UInt8 = 0
-                for column in max(0, x - r)...min(width - 1, x + r) where usable[y * width + column] {
-                    level = max(level, luma[y * width + column])
-                }
-                scratch[y * width + x] = level
+        guard !rows.isEmpty else { return }
+        let samples = rows.lowerBound * width..<rows.upperBound * width
+        for index in samples { scratch[index] = usable[index] ? luma[index] : 0 }
+        let (width, radius) = (Int32(width), Int32(radius))
+        let status = scratch.withUnsafeBufferPointer { source in
+            paper.withUnsafeMutableBufferPointer { destination in
+                slcv_grey_closing(
+                    source.baseAddress! + samples.lowerBound, destination.baseAddress! + samples.lowerBound, width,
+                    Int32(rows.count), radius, nil, 0)
             }
         }
-        for y in rows {
-            for x in 0..<width {
-                var level: UInt8 = 0
-                for row in max(top, y - r)...min(bottom, y + r) { level = max(level, scratch[row * width + x]) }
-                paper[y * width + x] = level
-            }
-        }
-        // Minimum filter, rows then columns, over the dilated paper.
-        for y in rows {
-            for x in 0..<width {
-                var level: UInt8 = 255
-                for column in max(0, x - r)...min(width - 1, x + r) { level = min(level, paper[y * width + column]) }
-                scratch[y * width + x] = level
-            }
-        }
-        for y in rows {
-            for x in 0..<width {
-                var level: UInt8 = 255
-                for row in max(top, y - r)...min(bottom, y + r) { level = min(level, scratch[row * width + x]) }
-                paper[y * width + x] = level
-            }
-        }
+        // OpenCV fails here only when out of memory: white paper leaves the rows as they are.
+        if status != SLCV_OK { for index in samples { paper[index] = 255 } }
     }
 
     /// Divides `luma` in `rows` by the paper level of the last ``estimatePaper(_:usable:rows:)``.
