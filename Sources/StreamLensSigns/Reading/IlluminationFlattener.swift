@@ -14,7 +14,8 @@ struct IlluminationFlattener {
     let height: Int
     /// Half-width of the window: wider than half a digit stroke.
     let radius: Int
-    /// The paper level of the last ``estimatePaper(_:usable:rows:)``, row-major (rows it did not cover keep older values).
+    /// The paper level of the last ``estimatePaper(_:usable:rows:)``, row-major (rows it did not cover keep older
+    /// values).
     private(set) var paper: [UInt8]
     private var scratch: [UInt8]
 
