@@ -53,12 +53,12 @@ struct IlluminationFlattener {
         guard !rows.isEmpty else { return }
         let samples = rows.lowerBound * width..<rows.upperBound * width
         for index in samples { scratch[index] = usable[index] ? luma[index] : 0 }
-        let (width, radius) = (Int32(width), Int32(radius))
+        let (columns, window) = (Int32(width), Int32(radius))
         let status = scratch.withUnsafeBufferPointer { source in
             paper.withUnsafeMutableBufferPointer { destination in
                 slcv_grey_closing(
-                    source.baseAddress! + samples.lowerBound, destination.baseAddress! + samples.lowerBound, width,
-                    Int32(rows.count), radius, nil, 0)
+                    source.baseAddress! + samples.lowerBound, destination.baseAddress! + samples.lowerBound, columns,
+                    Int32(rows.count), window, nil, 0)
             }
         }
         // OpenCV fails here only when out of memory: white paper leaves the rows as they are.
