@@ -55,8 +55,11 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         case notStarted = "not_started"
         /// On the analysis thread, when the first candidate needed reading.
         case onFirstCandidate = "first_candidate"
-        /// On a thread of their own when a frame-accurate run began (``startReadersInBackground()``).
+        /// On a thread of their own when a frame-accurate run began (``resultsWillBeAwaited()``).
         case inBackground = "background"
+        /// On a thread of their own before the input opened: a frame-accurate run on a file
+        /// (``startReadersBeforeInput()``).
+        case beforeInput = "before_input"
     }
     /// When the reader's engines were started.
     public private(set) var enginesStart = EnginesStart.notStarted
@@ -98,6 +101,12 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
         closedTracks.reserveCapacity(8)
     }
 
+    deinit {
+        // Engines still loading when the stage goes (a run that failed before its first frame) are waited for, as in
+        // ``finish(at:)``: the program's exit would tear down OpenCV's layer registry under the model's load.
+        takeLoadedEngines()
+    }
+
     public var preferredAnalysisWidth: Int? { configuration.analysisWidth }
 
     public func analysisWidth(forSourceWidth sourceWidth: Int) -> Int? {
@@ -132,14 +141,19 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     /// background (``startReadersInBackground()``), rather than stalling the video at the first candidate.
     public func resultsWillBeAwaited() { startReadersInBackground() }
 
+    /// Starts the reader's engines loading in background now, before the input opens, for a run known to await this
+    /// stage's results (a frame-accurate run on a file): they load while the pipelines start, when a core is idle.
+    /// Call it after ``prepare()``.
+    public func startReadersBeforeInput() { startReadersInBackground(as: .beforeInput) }
+
     /// Starts the Tesseract engine and the installed text-line model loading on a thread of their own
     /// (``ReaderEngines``), so that the first candidate finds them ready instead of stalling the analysis lane. It
     /// costs their memory (about 35 MiB) even when no candidate ever comes, which is why only frame-accurate runs
     /// (``resultsWillBeAwaited()``) do it: a live run's lane may stall without stalling the video. Call it after
     /// ``prepare()``, before the first frame.
-    func startReadersInBackground() {
+    func startReadersInBackground(as start: EnginesStart = .inBackground) {
         guard engine == nil, loadingEngines == nil, let tessdataFolder else { return }
-        enginesStart = .inBackground
+        enginesStart = start
         loadingEngines = ReaderEngines(
             tessdataFolder: tessdataFolder, textLineModelPath: textLine == nil ? textLineModelPath : nil)
     }

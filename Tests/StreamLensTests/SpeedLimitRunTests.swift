@@ -127,7 +127,8 @@ import Testing
         #expect(details?["text_line_reads"] is Int)
         #expect(details?["template_matches"] is Int)
         #expect(details?["candidates_not_read"] is Int && details?["contrast_seeds_passed_over"] is Int)
-        #expect(details?["reader_engines"] as? String == "background", "a file run starts the engines as it begins")
+        #expect(details?["reader_engines"] as? String == "before_input",
+                "a frame-accurate file run starts the engines before its input opens")
         #expect(details?["analysis_width"] as? Int == 640 && details?["analysis_height"] as? Int == 272,
                 "a frame no wider than 1920 is analysed at its own size: \(String(describing: details))")
         // Without frame-accurate analysis a stall of the sign lane does not stall the video: the engines start on the
@@ -147,6 +148,36 @@ import Testing
         let offDetails = try Self.speedLimitDetails(report)
         #expect(offDetails?["text_line_reads"] as? Int == 0)
         #expect(offDetails?.keys.contains("text_line_model") == false || offDetails?["text_line_model"] is NSNull)
+    }
+
+    /// Whether a pipeline description is live is known only once it prerolls: its frame-accurate run starts the
+    /// reader's engines as its frames begin, not before.
+    @Test func aDescriptionsFrameAccurateRunStartsTheEnginesWithItsFrames() async throws {
+        let folder = try makeTemporaryFolder()
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await runTool([
+            "run", "--input", "videotestsrc num-buffers=3 ! video/x-raw,width=320,height=240", "--speed-limits", "eu",
+            "--sync-analysis", "on", "--quiet", "--report", report.path,
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try Self.speedLimitDetails(report)?["reader_engines"] as? String == "background")
+    }
+
+    /// A file that cannot be decoded fails after the reader's engines began loading (before its input opened): the
+    /// run waits for them and ends with its one line and exit code 1 — not with a crash in the program's exit, which
+    /// tears down OpenCV under a model load still running. Three times, since such a crash comes one run in several.
+    @Test func anUndecodableFileEndsAsOneLineWhileTheEnginesLoad() async throws {
+        let folder = try makeTemporaryFolder()
+        let input = folder.appendingPathComponent("not-video.mp4")
+        try Data(repeating: 0x5a, count: 4096).write(to: input)
+        for _ in 0..<3 {
+            let result = try await runTool([
+                "run", "--input", input.path, "--speed-limits", "eu", "--output", folder.appendingPathComponent("out.mp4").path,
+            ])
+            #expect(result.status == 1, "stderr: \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
+            #expect(result.standardError.contains("not-video.mp4"), "stderr: \(result.standardError)")
+        }
     }
 
     @Test(arguments: [["--text-line-model", "off"], ["--speed-limits", "off", "--text-line-model", "/no/such/model.onnx"]])

@@ -101,25 +101,28 @@ public final class PipelineRunner {
         if let text = ProcessInfo.processInfo.environment["STREAMLENS_DECODER_THREADS"], let threads = Int(text) {
             return threads
         }
-        guard case .file = configuration.input, configuration.detection != nil || configuration.speedLimits != nil,
-            configuration.syncAnalysis.isOn(policy: configuration.backpressure ?? .block)
-        else { return nil }
-        return 1
+        return configuration.isFrameAccurateFileRun ? 1 : nil
     }
+    private let startEarly: () throws(RunError) -> Void
     private let makeStages: (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages
     private let observer: (any FramePathObserver)?
     private let clock: any MonotonicClock
     private let interrupt: InterruptSignal
 
-    /// - Parameter stages: builds the stages after the input prerolled, from its format when known and the pool policy.
+    /// - Parameters:
+    ///   - startEarly: what may start before the input opens, once the configuration's checks passed (the sign
+    ///     reader's engines of a frame-accurate file run: ``EarlyStages``).
+    ///   - stages: builds the stages after the input prerolled, from its format when known and the pool policy.
     public init(
         configuration: RunConfiguration,
+        startEarly: @escaping () throws(RunError) -> Void = {},
         stages: @escaping (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages = { _, _ in Stages() },
         observer: (any FramePathObserver)? = nil,
         clock: any MonotonicClock = SystemClock(),
         interrupt: InterruptSignal = InterruptSignal()
     ) {
         self.configuration = configuration
+        self.startEarly = startEarly
         self.makeStages = stages
         self.observer = observer
         self.clock = clock
@@ -136,6 +139,7 @@ public final class PipelineRunner {
             throw .invalidConfiguration(file: place.file, key: place.key, problem: error.description)
         }
         try configuration.output.validate()
+        try startEarly()
         do { try GStreamer.initialize() } catch { throw .gstreamer(error) }
 
         let input = try makePipeline(

@@ -94,6 +94,15 @@ public struct RunConfiguration: Sendable, Equatable {
     var reconnects: Bool { reconnect ?? input.mayReconnect }
 }
 
+extension RunConfiguration {
+    /// A run on a local file whose analysis is frame-accurate: known before the input opens, since a file is never
+    /// live (its pool blocks unless told otherwise, and `--sync-analysis auto` is then on).
+    var isFrameAccurateFileRun: Bool {
+        guard case .file = input, detection != nil || speedLimits != nil else { return false }
+        return syncAnalysis.isOn(policy: backpressure ?? .block)
+    }
+}
+
 /// Whether frames wait for the analysis of their own frame (`--sync-analysis`).
 public enum SyncAnalysisMode: String, Sendable, Equatable, CaseIterable {
     /// On when frames are never dropped (files, ``BackpressurePolicy/block``), off for live sources.

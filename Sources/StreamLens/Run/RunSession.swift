@@ -119,12 +119,14 @@ public final class RunSession {
         let outcome: PipelineRunner.Outcome
         do {
             let configuration = configuration
+            let early = EarlyStages(configuration: configuration, outputs: outputs)
             let runner = PipelineRunner(
                 configuration: configuration,
+                startEarly: { () throws(RunError) in try early.start() },
                 stages: { format, policy throws(RunError) in
                     try StageAssembly.build(
                         configuration, format: format, policy: policy, hud: { hudFigures.withLock { $0 } }, outputs: outputs,
-                        warn: { message in progress.printAbove("streamlens: warning: \(message)") })
+                        early: early, warn: { message in progress.printAbove("streamlens: warning: \(message)") })
                 },
                 observer: configuration.statistics ? recorder : nil, clock: clock, interrupt: interrupt)
             outcome = try runner.run(hooks: hooks)

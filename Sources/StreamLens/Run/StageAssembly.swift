@@ -14,10 +14,11 @@ enum StageAssembly {
     ///   - format: the input's format when known (chooses the colour matrix of drawn colours).
     ///   - policy: the pool's policy (decides whether `--sync-analysis auto` is on).
     ///   - hud: the figures the HUD shows (read once per frame, so it must be cheap).
+    ///   - early: what was built before the input opened (``EarlyStages``); the rest is built here.
     ///   - warn: one-line warnings (a disabled overlay rule).
     static func build(
         _ configuration: RunConfiguration, format: VideoFormat?, policy: BackpressurePolicy, hud: @escaping @Sendable () -> HUDSnapshot,
-        outputs: AnalysisOutputs,
+        outputs: AnalysisOutputs, early: EarlyStages? = nil,
         warn: @escaping @Sendable (String) -> Void
     ) throws(RunError) -> PipelineRunner.Stages {
         let matrix = format.map { ColorMatrix.assumed(forWidth: $0.width, height: $0.height) } ?? .bt709
@@ -45,7 +46,12 @@ enum StageAssembly {
             details[built.stage.name] = { DetectionDetails(stage: built.stage.report, schedule: built.schedule.report) }
         }
         if let options = configuration.speedLimits {
-            let reader = try speedLimitStage(options, configuration: configuration, outputs: outputs)
+            let reader: (stage: SpeedLimitStage, schedule: any AnalysisSchedule)
+            if let started = early?.speedLimitReader {
+                reader = started
+            } else {
+                reader = try speedLimitStage(options, configuration: configuration, outputs: outputs)
+            }
             analysis.append((reader.stage, reader.schedule))
             details[reader.stage.name] = { SpeedLimitDetails(reader.stage) }
         }
@@ -101,5 +107,35 @@ extension StageAssembly {
         }
         let interval = options.interval ?? configuration.analysisInterval ?? SpeedLimitConfiguration.recommendedInterval
         return (stage, FixedIntervalSchedule(interval: interval))
+    }
+}
+
+/// The stages of a frame-accurate file run that start before its input opens: the sign reader, whose engines
+/// (Tesseract and the text-line model, about 0.25 s of CPU) then load on their own thread while GStreamer starts, the
+/// input prerolls and the output is set up — work that keeps one core busy and leaves the other idle. Started with
+/// the frames instead, they load while decoding, encoding and the first analyses already want both cores
+/// (BENCHMARKS.md, round 41). Other runs start nothing early: a live run's reader starts its engines at the first
+/// candidate, and whether a URI or a pipeline description is live is known only once it prerolls.
+///
+/// ## Thread Safety
+/// Used by the run's control thread only: ``start()`` before the input opens, then ``StageAssembly/build``.
+final class EarlyStages: @unchecked Sendable {
+    private let configuration: RunConfiguration
+    private let outputs: AnalysisOutputs
+    /// The reader built by ``start()``, its engines loading; nil before, or when the run starts nothing early.
+    private(set) var speedLimitReader: (stage: SpeedLimitStage, schedule: any AnalysisSchedule)?
+
+    init(configuration: RunConfiguration, outputs: AnalysisOutputs) {
+        self.configuration = configuration
+        self.outputs = outputs
+    }
+
+    /// Builds the sign reader of a frame-accurate file run and starts its engines loading.
+    func start() throws(RunError) {
+        guard speedLimitReader == nil, configuration.isFrameAccurateFileRun, let options = configuration.speedLimits
+        else { return }
+        let reader = try StageAssembly.speedLimitStage(options, configuration: configuration, outputs: outputs)
+        reader.stage.startReadersBeforeInput()
+        speedLimitReader = reader
     }
 }

@@ -57,8 +57,8 @@ struct SpeedLimitDetails: Encodable {
     let contrastSeedsPassedOver: Int
     /// Why the installed model could not be loaded (the reader ran without it), if it could not.
     let textLineProblem: String?
-    /// When Tesseract and the model were started: `background` (as a frame-accurate run began), `first_candidate`,
-    /// `not_started`.
+    /// When Tesseract and the model were started: `before_input` (a frame-accurate run on a file, before its input
+    /// opened), `background` (as another frame-accurate run began), `first_candidate`, `not_started`.
     let readerEngines: String
     /// Size of the frames the reader analysed: the source's, or scaled down for 4K and wider sources.
     let analysisWidth: Int?
