@@ -46,7 +46,7 @@ enum StageAssembly {
             details[built.stage.name] = { DetectionDetails(stage: built.stage.report, schedule: built.schedule.report) }
         }
         if let options = configuration.speedLimits {
-            let reader: (stage: SpeedLimitStage, schedule: any AnalysisSchedule)
+            let reader: SpeedLimitReader
             if let started = early?.speedLimitReader {
                 reader = started
             } else {
@@ -90,9 +90,12 @@ enum StageAssembly {
 }
 
 extension StageAssembly {
+    /// The sign reader and the schedule that picks its frames.
+    typealias SpeedLimitReader = (stage: SpeedLimitStage, schedule: any AnalysisSchedule)
+
     static func speedLimitStage(
         _ options: SpeedLimitOptions, configuration: RunConfiguration, outputs: AnalysisOutputs
-    ) throws(RunError) -> (stage: SpeedLimitStage, schedule: any AnalysisSchedule) {
+    ) throws(RunError) -> SpeedLimitReader {
         let stage: SpeedLimitStage
         do {
             stage = try SpeedLimitSetup.make(
@@ -123,7 +126,7 @@ final class EarlyStages: @unchecked Sendable {
     private let configuration: RunConfiguration
     private let outputs: AnalysisOutputs
     /// The reader built by ``start()``, its engines loading; nil before, or when the run starts nothing early.
-    private(set) var speedLimitReader: (stage: SpeedLimitStage, schedule: any AnalysisSchedule)?
+    private(set) var speedLimitReader: StageAssembly.SpeedLimitReader?
 
     init(configuration: RunConfiguration, outputs: AnalysisOutputs) {
         self.configuration = configuration
