@@ -3,14 +3,16 @@ import StreamLensCore
 
 /// Percentiles of durations, kept in an HdrHistogram at microsecond resolution with three significant digits.
 ///
-/// Memory is fixed when the histogram is made (about 170 KB): recording never allocates. Durations longer than
+/// Memory is fixed when the histogram is made (about 86 KB): recording never allocates. Counts are 32-bit — a bucket
+/// would need four billion durations within its microsecond of precision to wrap; a run at 60 fps records 5 million a
+/// day — which halves the memory of the run's dozen histograms (BENCHMARKS.md round 42). Durations longer than
 /// ``highestTrackable`` are recorded as that value; the exact largest duration is kept separately for ``max``.
 struct DurationHistogram: Sendable {
     /// Ten minutes: far beyond any per-frame time worth measuring precisely.
     static let highestTrackable = Duration.seconds(600)
     private static let highestTrackableMicroseconds = UInt64(highestTrackable.nanoseconds / 1000)
 
-    private var histogram: Histogram<UInt64>
+    private var histogram: Histogram<UInt32>
     /// The exact largest duration recorded (the histogram rounds within its precision).
     private(set) var max = Duration.zero
     /// Exact counts per plot bin (see ``bins()``); HdrHistogram's buckets do not line up with round edges.
