@@ -44,6 +44,48 @@ struct ComponentLabelerTests {
         }
     }
 
+    /// The red-ring locator's labeler keeps no labels: its flood fill marks visited pixels in a byte plane and must
+    /// find the same components, in the same order, as with labels — also past 127 components, where a byte's label
+    /// would wrap.
+    @Test(arguments: [0.05, 0.3, 0.6])
+    func floodFillWithoutLabelsFindsTheSameComponents(density: Double) {
+        for (seed, size) in [(11, (37, 23)), (12, (131, 77)), (13, (320, 180))] {
+            let (width, height) = size
+            let mask = Self.mask(width: width, height: height, density: density, seed: UInt64(seed))
+            for (gapTolerance, minimumPixels) in [(1, 1), (1, 6), (2, 3)] {
+                var withLabels = ComponentLabeler()
+                var withoutLabels = ComponentLabeler(keepsLabels: false)
+                mask.withUnsafeBufferPointer { mask in
+                    withLabels.label(
+                        mask: mask, width: width, height: height, gapTolerance: gapTolerance,
+                        minimumPixels: minimumPixels)
+                    withoutLabels.label(
+                        mask: mask, width: width, height: height, gapTolerance: gapTolerance,
+                        minimumPixels: minimumPixels)
+                }
+                #expect(!withLabels.components.isEmpty)
+                #expect(
+                    withLabels.components == withoutLabels.components,
+                    "seed \(seed), \(width)×\(height), gap \(gapTolerance)")
+                #expect(withoutLabels.labels.isEmpty)
+            }
+        }
+        // Enough pairs of pixels that the count passes a byte's range: a pair whose mark wrapped to 0 (unvisited)
+        // would be found again from its second pixel.
+        let (width, height) = (120, 60)
+        var pairs = [UInt8](repeating: 0, count: width * height)
+        for y in stride(from: 0, to: height, by: 3) {
+            for x in stride(from: 0, to: width, by: 3) {
+                pairs[y * width + x] = 1
+                pairs[y * width + x + 1] = 1
+            }
+        }
+        var withoutLabels = ComponentLabeler(keepsLabels: false)
+        pairs.withUnsafeBufferPointer { withoutLabels.label(mask: $0, width: width, height: height) }
+        #expect(withoutLabels.components.count == 40 * 20)
+        #expect(withoutLabels.components.allSatisfy { $0.pixelCount == 2 })
+    }
+
     /// Diagonal neighbours are separate regions; a ring around a hole is one, its hole's pixel another.
     @Test func fourConnectedRegionsOnASmallMask() {
         let rows = [

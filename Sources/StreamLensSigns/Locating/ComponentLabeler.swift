@@ -15,7 +15,8 @@ struct MaskComponent: Equatable {
 /// a flood fill.
 ///
 /// After ``label(mask:width:height:gapTolerance:minimumPixels:)``, ``labels`` maps each pixel to its component:
-/// `i + 1` for `components[i]`, 0 for background, negative for regions too small to keep.
+/// `i + 1` for `components[i]`, 0 for background, negative for regions too small to keep — unless the labeler was made
+/// without labels (``init(keepsLabels:)``).
 ///
 /// `gapTolerance` widens connectivity: pixels up to that many samples apart (in x and y) belong to one region, so a
 /// ring broken by a shadow or by chroma subsampling still comes out as one component. Without `joinsDiagonals`, only
@@ -26,6 +27,13 @@ struct ComponentLabeler {
     private(set) var components: [MaskComponent] = []
     /// Per pixel: index + 1 of its component in ``components``; 0 (background) or negative (too small) otherwise.
     private(set) var labels: [Int32] = []
+    /// Whether ``labels`` is filled. Without it the flood fill marks the pixels it visited in a byte plane, a quarter
+    /// of the labels' size: 0.5 MB instead of 2.1 MB for the red-ring locator's 960 × 540 mask of a 1080p frame, which
+    /// needs the components only (BENCHMARKS.md round 42). Four-connected regions are labelled run by run whatever it
+    /// says: those labels are what their callers read.
+    let keepsLabels: Bool
+    /// The flood fill's marks when there are no ``labels``.
+    private var visited: [Int8] = []
     /// The pixels of the region being filled. A region holds at most the mask's foreground pixels, so it grows to the
     /// most foreground pixels a mask has had, not to the mask's size (a red mask is mostly background).
     private var stack: [Int32] = []
@@ -41,6 +49,10 @@ struct ComponentLabeler {
     /// Every region of the last mask, kept or not, and its final label (kept between calls).
     private var regions: [MaskComponent] = []
     private var regionLabel: [Int32] = []
+
+    init(keepsLabels: Bool = true) {
+        self.keepsLabels = keepsLabels
+    }
 
     /// Labels `mask` (`width` × `height`, row-major, `width` bytes per row) and fills ``components`` with regions of
     /// at least `minimumPixels` pixels.
@@ -68,7 +80,6 @@ struct ComponentLabeler {
     ) {
         let count = width * height
         precondition(mask.count >= count, "mask is smaller than \(width)×\(height)")
-        if labels.count < count { labels = [Int32](repeating: 0, count: count) }
         var foreground = 0
         var counted = 0
         if let bytes = UnsafeRawPointer(mask.baseAddress) {
@@ -83,62 +94,94 @@ struct ComponentLabeler {
         for index in counted..<count where mask[index] != 0 { foreground += 1 }
         if stack.count < foreground { stack = [Int32](repeating: 0, count: foreground) }
         components.removeAll(keepingCapacity: true)
-        // While filling, a pixel holds -1 (queued); a finished region is relabelled with its final value.
-        labels.withUnsafeMutableBufferPointer { labels in
-            stack.withUnsafeMutableBufferPointer { stack in
-                labels.baseAddress!.update(repeating: 0, count: count)
-                let maskBytes = UnsafeRawPointer(mask.baseAddress)
-                var next = 0
-                while next < count {
-                    // Background eight samples at a time (a mask is mostly background); starts in the same order.
-                    if next + 8 <= count, let maskBytes,
-                        maskBytes.loadUnaligned(fromByteOffset: next, as: UInt64.self) == 0
-                    {
-                        next += 8
-                        continue
-                    }
-                    let start = next
-                    next += 1
-                    guard mask[start] != 0, labels[start] == 0 else { continue }
-                    var component = MaskComponent(
-                        minX: start % width, minY: start / width, maxX: start % width, maxY: start / width,
-                        pixelCount: 0)
-                    // The stack keeps every pixel of the region: `filled` pixels are done, the rest still queued.
-                    var top = 0
-                    var filled = 0
-                    stack[top] = Int32(start)
-                    top += 1
-                    labels[start] = -1
-                    while filled < top {
-                        let index = Int(stack[filled])
-                        filled += 1
-                        let x = index % width
-                        let y = index / width
-                        component.pixelCount += 1
-                        component.minX = min(component.minX, x)
-                        component.maxX = max(component.maxX, x)
-                        component.minY = min(component.minY, y)
-                        component.maxY = max(component.maxY, y)
-                        for ny in max(0, y - gapTolerance)...min(height - 1, y + gapTolerance) {
-                            let rowStart = ny * width
-                            for nx in max(0, x - gapTolerance)...min(width - 1, x + gapTolerance)
-                            where joinsDiagonals || nx == x || ny == y {
-                                let neighbour = rowStart + nx
-                                if mask[neighbour] != 0 && labels[neighbour] == 0 {
-                                    labels[neighbour] = -1
-                                    stack[top] = Int32(neighbour)
-                                    top += 1
-                                }
-                            }
-                        }
-                    }
-                    let kept = component.pixelCount >= minimumPixels
-                    if kept { components.append(component) }
-                    // Small regions get -2: visited, but no component.
-                    let final: Int32 = kept ? Int32(components.count) : -2
-                    for position in 0..<top { labels[Int(stack[position])] = final }
+        let region = Region(
+            width: width, height: height, gapTolerance: gapTolerance, joinsDiagonals: joinsDiagonals,
+            minimumPixels: minimumPixels)
+        if keepsLabels {
+            if labels.count < count { labels = [Int32](repeating: 0, count: count) }
+            labels.withUnsafeMutableBufferPointer { labels in
+                stack.withUnsafeMutableBufferPointer { stack in
+                    Self.flood(mask: mask, marks: labels, stack: stack, region: region, components: &components)
                 }
             }
+        } else {
+            if visited.count < count { visited = [Int8](repeating: 0, count: count) }
+            visited.withUnsafeMutableBufferPointer { visited in
+                stack.withUnsafeMutableBufferPointer { stack in
+                    Self.flood(mask: mask, marks: visited, stack: stack, region: region, components: &components)
+                }
+            }
+        }
+    }
+
+    /// What one flood fill connects, and which regions it keeps.
+    private struct Region {
+        var width: Int
+        var height: Int
+        var gapTolerance: Int
+        var joinsDiagonals: Bool
+        var minimumPixels: Int
+    }
+
+    /// Fills every region of `mask`, marking each pixel in `marks` — 0 unvisited, -1 queued, then the region's label
+    /// (``labels``' values) or, in a byte plane that has no room for labels, any non-zero value — and appends the kept
+    /// regions to `components`.
+    private static func flood<Mark: FixedWidthInteger & SignedInteger>(
+        mask: UnsafeBufferPointer<UInt8>, marks: UnsafeMutableBufferPointer<Mark>,
+        stack: UnsafeMutableBufferPointer<Int32>, region: Region, components: inout [MaskComponent]
+    ) {
+        let (width, height, gapTolerance) = (region.width, region.height, region.gapTolerance)
+        let count = width * height
+        marks.baseAddress!.update(repeating: 0, count: count)
+        let maskBytes = UnsafeRawPointer(mask.baseAddress)
+        var next = 0
+        while next < count {
+            // Background eight samples at a time (a mask is mostly background); starts in the same order.
+            if next + 8 <= count, let maskBytes,
+                maskBytes.loadUnaligned(fromByteOffset: next, as: UInt64.self) == 0
+            {
+                next += 8
+                continue
+            }
+            let start = next
+            next += 1
+            guard mask[start] != 0, marks[start] == 0 else { continue }
+            var component = MaskComponent(
+                minX: start % width, minY: start / width, maxX: start % width, maxY: start / width, pixelCount: 0)
+            // The stack keeps every pixel of the region: `filled` pixels are done, the rest still queued.
+            var top = 0
+            var filled = 0
+            stack[top] = Int32(start)
+            top += 1
+            marks[start] = -1
+            while filled < top {
+                let index = Int(stack[filled])
+                filled += 1
+                let x = index % width
+                let y = index / width
+                component.pixelCount += 1
+                component.minX = min(component.minX, x)
+                component.maxX = max(component.maxX, x)
+                component.minY = min(component.minY, y)
+                component.maxY = max(component.maxY, y)
+                for ny in max(0, y - gapTolerance)...min(height - 1, y + gapTolerance) {
+                    let rowStart = ny * width
+                    for nx in max(0, x - gapTolerance)...min(width - 1, x + gapTolerance)
+                    where region.joinsDiagonals || nx == x || ny == y {
+                        let neighbour = rowStart + nx
+                        if mask[neighbour] != 0 && marks[neighbour] == 0 {
+                            marks[neighbour] = -1
+                            stack[top] = Int32(neighbour)
+                            top += 1
+                        }
+                    }
+                }
+            }
+            let kept = component.pixelCount >= region.minimumPixels
+            if kept { components.append(component) }
+            // Small regions get -2: visited, but no component.
+            let final: Mark = kept ? Mark(exactly: components.count) ?? 1 : -2
+            for position in 0..<top { marks[Int(stack[position])] = final }
         }
     }
 

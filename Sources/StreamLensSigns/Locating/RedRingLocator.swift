@@ -133,7 +133,8 @@ struct RedRingLocator {
     /// Fill queue of ``hole(in:width:height:)``: every sample of a component's box enters it at most once, so it
     /// grows to the largest box filled (not the plane).
     private var holeQueue: [Int32] = []
-    private var labeler = ComponentLabeler()
+    /// Only the red regions' extents are read, not which pixel belongs to which.
+    private var labeler = ComponentLabeler(keepsLabels: false)
     private var thicknesses: [Double] = []
     /// Candidates of the last ``locate(in:)``, largest first.
     private(set) var candidates: [RingCandidate] = []
