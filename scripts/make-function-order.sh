@@ -20,11 +20,12 @@ if [[ ! -f $clip ]]; then
 fi
 cd "$repo"
 swift build -c release --product streamlens --static-swift-stdlib 2>&1 | tail -n 1
+binary="$(swift build -c release --show-bin-path)/streamlens"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Valgrind 3.19 cannot read the toolchain's DWARF 5; the symbol table is all the profile needs.
-objcopy --strip-debug .build/release/streamlens "$work/streamlens"
+objcopy --strip-debug "$binary" "$work/streamlens"
 ffmpeg -loglevel error -i "$clip" -frames:v 50 -c copy "$work/dashcam-50.mp4"
 
 profile() {
@@ -47,5 +48,5 @@ profile dashcam --input "$work/dashcam-50.mp4" --output "$work/dashcam.mp4" --sp
 python3 scripts/lib/executed-functions.py "$work/streamlens" "$work"/*.callgrind > "$order"
 echo "make-function-order: $(wc -l < "$order") functions written to $order"
 # SwiftPM does not know the list is an input of the link: link again with it.
-rm -f "$(swift build -c release --show-bin-path)/streamlens"
+rm -f "$binary"
 swift build -c release --product streamlens --static-swift-stdlib 2>&1 | tail -n 1

@@ -7,10 +7,10 @@ Reads callgrind's output files (`valgrind --tool=callgrind --demangle=no`), adds
 (instructions executed in it, not in its callees) over every profile, and prints the mangled names of the functions
 of PROGRAM (the object the profiles name by that path) with any cost, the costliest first.
 
-Left out: names callgrind could not resolve (shown as addresses) or made up ("(below main)"), and names PROGRAM defines more than once. The linker
-orders whole sections by the names in them, and a name many objects define — a local helper such as
-`objectdestroyTm`, or a generic specialisation the linker kept from a package compiled without a section per function
-— would bring whole sections of code no run executes to the front with it.
+Left out: names callgrind could not resolve (shown as addresses) or made up ("(below main)"), and names PROGRAM
+defines more than once. The linker orders whole sections by the names in them, and a name many objects define — a
+local helper such as `objectdestroyTm`, or a generic specialisation the linker kept from a package compiled without a
+section per function — would bring whole sections of code no run executes to the front with it.
 """
 import collections
 import os
@@ -33,7 +33,7 @@ def resolve(table, text):
 
 def own_costs(profile, program):
     """Each function of `program` with the instructions `profile` counted in it."""
-    objects, functions, files = {}, {}, {}
+    objects, functions = {}, {}
     costs = collections.Counter()
     current_object = current_function = None
     skip_call_cost = False
@@ -50,11 +50,10 @@ def own_costs(profile, program):
             elif key == "fn":
                 current_function = resolve(functions, value)
             elif key == "cob":
+                # A callee's object may be named here first; later lines refer to it by number only.
                 resolve(objects, value)
             elif key == "cfn":
                 resolve(functions, value)
-            elif key in ("fl", "fi", "fe", "cfi", "cfl"):
-                resolve(files, value)
             elif key == "calls":
                 skip_call_cost = True
             elif line[:1].isdigit() or line[:1] in "+-*":
