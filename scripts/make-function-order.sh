@@ -45,7 +45,8 @@ profile demo
 profile dashcam --input "$work/dashcam-50.mp4" --output "$work/dashcam.mp4" --speed-limits eu --detector hog \
     --events "$work/events.jsonl" --report "$work/run.json"
 
-python3 scripts/lib/executed-functions.py "$work/streamlens" "$work"/*.callgrind > "$order"
+python3 scripts/lib/executed-functions.py "$work/streamlens" "$work"/*.callgrind > "$work/executed-functions.order"
+mv "$work/executed-functions.order" "$order"
 echo "make-function-order: $(wc -l < "$order") functions written to $order"
 # SwiftPM does not know the list is an input of the link: link again with it.
 rm -f "$binary"
