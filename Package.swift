@@ -38,6 +38,8 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
+        // The loader's list of loaded objects (dl_iterate_phdr), which Swift's Glibc module leaves out (StartupPages).
+        .target(name: "CLoadedCode"),
         .systemLibrary(
             name: "CTesseract",
             pkgConfig: "tesseract",
@@ -86,7 +88,7 @@ let package = Package(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
-                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams",
+                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams", "CLoadedCode",
             ]
         ),
         // Many recordings: input discovery, the resumable catalog (SQLite / PostgreSQL), workers, batch summary.

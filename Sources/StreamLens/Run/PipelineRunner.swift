@@ -44,6 +44,8 @@ public final class PipelineRunner {
         public var wallTime: Duration
         /// Frames were drawn with their own analysis results (``SyncAnalysisMode``); nil when nothing was analysed.
         public var synchronizedAnalysis: Bool?
+        /// Resident file pages handed back once the run was under way (``StartupPages``), KiB; nil when none were.
+        public var startupPagesReleasedKibibytes: Int?
     }
 
     /// Things that want to hear about the run while it goes (progress line, statistics).
@@ -156,6 +158,9 @@ public final class PipelineRunner {
             }
         let partialFile = configuration.output.partialFile
         partialFile?.removeStale()
+        // Every library is loaded and initialised now, the input prerolled and the output built: what only that took
+        // is handed back before frames start to fill the memory (``StartupPages``; RunControl hands back the rest).
+        let startupPagesReleased = StartupPages.release()
 
         let stages = try makeStages(input.negotiatedFormat(atInputOf: InputSource.sinkName), policy)
         let path: FramePath
@@ -195,6 +200,8 @@ public final class PipelineRunner {
             live: live, policy: policy, format: path.format, copies: path.copies, outputFrames: path.outputCount,
             interrupted: result.interrupted, error: result.failure, wallTime: result.wallTime)
         outcome.hardStopped = result.hardStopped
+        let releases = [startupPagesReleased].compactMap { $0 } + result.startupPageReleases
+        if !releases.isEmpty { outcome.startupPagesReleasedKibibytes = releases.map(\.kibibytes).reduce(0, +) }
         outcome.writtenFrames = path.writtenCount
         outcome.outputFinalized = result.outputFinalized
         outcome.outputFit = path.outputFit

@@ -25,6 +25,8 @@ final class RunControl {
         /// The output reached end-of-stream without an error: its muxer finalized the file.
         var outputFinalized: Bool
         var wallTime: Duration
+        /// What each hand-back of the start-up's pages released (``StartupPages``).
+        var startupPageReleases: [StartupPages.Release]
     }
 
     /// A connected source silent this long is taken as lost (when reconnecting).
@@ -45,6 +47,10 @@ final class RunControl {
     /// A local file that delivered frames, has none in flight and sends nothing for this long has ended without
     /// saying so (GStreamer 1.22's GIF demuxer never sends end-of-stream).
     static let fileIdleLimit = Duration.seconds(5)
+    /// RunControl hands back the start-up's pages (``StartupPages``) as its loop starts, the pipelines playing, and once
+    /// more this long after the first frame arrived, when the engines have loaded and every stage has made its first
+    /// pass (BENCHMARKS.md, round 43).
+    static let startupReleaseDelay = Duration.milliseconds(750)
 
     private let configuration: RunConfiguration
     /// The input pipeline; a fresh one replaces it when a lost live input is reopened.
@@ -84,6 +90,9 @@ final class RunControl {
     private var backoff: ReconnectBackoff
     private var outage: InputOutage?
     private var decodeWarningShown = false
+    private var firstArrivalAt: Duration?
+    private var startupHandBacks = 0
+    private var startupReleases: [StartupPages.Release] = []
 
     init(
         configuration: RunConfiguration, input: Pipeline, output: Pipeline?, path: FramePath, live: Bool,
@@ -117,6 +126,7 @@ final class RunControl {
             let now = clock.now()
             pumpOutputBus(now)
             noteArrivals(now)
+            releaseStartupPages(now)
             if !formatReported, let format = path.format {
                 formatReported = true
                 hooks.formatNegotiated(format)
@@ -159,7 +169,20 @@ final class RunControl {
         _ = try? output?.setState(.null, within: limit)
         return Result(
             failure: failure, interrupted: interruptedAt != nil, hardStopped: hardStopped,
-            outputFinalized: outputFinalized, wallTime: clock.now() - start)
+            outputFinalized: outputFinalized, wallTime: clock.now() - start,
+            startupPageReleases: startupReleases)
+    }
+
+    /// Hands back the start-up's pages (``startupReleaseDelay``), from this thread, which no frame waits on.
+    private func releaseStartupPages(_ now: Duration) {
+        if firstArrivalAt == nil, arrivals > 0 { firstArrivalAt = now }
+        switch startupHandBacks {
+        case 0: break
+        case 1: guard let firstArrivalAt, now - firstArrivalAt >= Self.startupReleaseDelay else { return }
+        default: return
+        }
+        startupHandBacks += 1
+        if let release = StartupPages.release() { startupReleases.append(release) }
     }
 
     // MARK: - Ending

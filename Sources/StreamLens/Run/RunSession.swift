@@ -207,6 +207,9 @@ public final class RunSession {
         }
         if !outcome.stageDetails.isEmpty { report.stageDetails = outcome.stageDetails }
         if outcome.timestampRepairs > 0 { report.frames.timestampRepairs = outcome.timestampRepairs }
+        report.startupPagesReleasedMegabytes = outcome.startupPagesReleasedKibibytes.map {
+            (Double($0) / 102.4).rounded() / 10
+        }
         // A run that failed before its first frame has nothing to sum up: its error is the one line it says.
         if error == nil || report.frames.decoded > 0 {
             print(RunSummary.render(report, copies: outcome.copies))

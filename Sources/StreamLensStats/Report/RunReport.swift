@@ -41,6 +41,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var reconnects: ReconnectSummary?
     /// Peak resident memory of the process (VmHWM), in MiB; nil where unavailable.
     public var peakRSSMegabytes: Double?
+    /// Resident pages of the program's and its libraries' code that the run handed back once started (pages only its
+    /// start used, unmapped and left to the page cache), in MiB; nil when none were or in reports written before.
+    public var startupPagesReleasedMegabytes: Double? = nil
     /// User + system CPU time of the process, in seconds.
     public var cpuSeconds: Double?
     /// End-to-end latency distribution for plotting (1-2-5 bins in milliseconds).
@@ -67,6 +70,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         case blocked
         case reconnects
         case peakRSSMegabytes = "peak_rss_mb"
+        case startupPagesReleasedMegabytes = "startup_pages_released_mb"
         case cpuSeconds = "cpu_seconds"
         case latencyHistogramMilliseconds = "latency_histogram_ms"
         case timeline

@@ -1,0 +1,66 @@
+internal import CLoadedCode
+import Foundation
+
+/// Hands back the resident pages of the program's and its libraries' code that only the run's start used.
+///
+/// Starting a run executes and reads far more of its 230 loaded objects than running it does: the dynamic loader's
+/// symbol tables, every library's initialisers, GStreamer's plugin loading, the engines' parsers (ONNX and protobuf,
+/// Tesseract's tables), the argument parser — and the kernel maps up to 64 KiB of cached file around each page it
+/// faults in. Those pages stay mapped, and counted in the process's resident memory, until it exits: on the 1080p
+/// dashcam job 68 MiB of file pages were resident, of which the rest of the run touches about 30 (BENCHMARKS.md,
+/// round 43).
+///
+/// ``release()`` unmaps (`MADV_DONTNEED`) every loaded object's read-only segments — code, constants, unwind
+/// tables — never its writable ones (data, and relocated data made read-only after the loader's work), whose pages
+/// are the process's own. The kernel keeps the files' pages cached, so what the run still uses comes back on its
+/// next touch without a disk read (a minor fault per 64 KiB). Not while a debugger is attached: its breakpoints are
+/// copied pages of the code, which unmapping would throw away.
+enum StartupPages {
+    /// What one release unmapped.
+    struct Release: Equatable, Sendable {
+        /// Read-only segments unmapped.
+        var segments: Int
+        /// How far the process's resident file pages fell (other threads may touch pages back meanwhile).
+        var kibibytes: Int
+    }
+
+    /// Unmaps the read-only segments of every loaded object; nil where nothing was released (no /proc, or a debugger
+    /// attached).
+    static func release() -> Release? {
+        guard let status = ProcessStatus.read(), status.tracerPID == 0, let before = status.residentFileKibibytes
+        else { return nil }
+        let segments = Int(slcode_release_read_only_segments())
+        let after = ProcessStatus.read()?.residentFileKibibytes ?? before
+        return Release(segments: segments, kibibytes: max(0, before - after))
+    }
+
+    /// The lines of /proc/self/status that a release needs.
+    struct ProcessStatus: Equatable {
+        /// `RssFile`: resident pages mapped from files, KiB.
+        var residentFileKibibytes: Int?
+        /// `TracerPid`: the process tracing this one (a debugger), 0 for none.
+        var tracerPID: Int
+
+        static func read(path: String = "/proc/self/status") -> ProcessStatus? {
+            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap(ProcessStatus.init(status:))
+        }
+
+        /// Parses a `/proc/<pid>/status` text; nil without its `TracerPid` line.
+        init?(status: String) {
+            var resident: Int?
+            var tracer: Int?
+            for line in status.split(separator: "\n") {
+                let fields = line.split { $0 == " " || $0 == "\t" }
+                guard fields.count >= 2 else { continue }
+                switch fields[0] {
+                case "RssFile:": resident = Int(fields[1])
+                case "TracerPid:": tracer = Int(fields[1])
+                default: break
+                }
+            }
+            guard let tracer else { return nil }
+            residentFileKibibytes = resident
+            tracerPID = tracer
+        }
+    }
+}
