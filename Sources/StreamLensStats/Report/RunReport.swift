@@ -42,7 +42,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// Peak resident memory of the process (VmHWM), in MiB; nil where unavailable.
     public var peakRSSMegabytes: Double?
     /// Resident pages of the program's and its libraries' code that the run handed back once started (pages only its
-    /// start used, unmapped and left to the page cache), in MiB; nil when none were or in reports written before.
+    /// start used, unmapped and left to the page cache), in MiB summed over its hand-backs (a page touched again
+    /// between two counts in both); nil when none were or in reports written before.
     public var startupPagesReleasedMegabytes: Double? = nil
     /// User + system CPU time of the process, in seconds.
     public var cpuSeconds: Double?
