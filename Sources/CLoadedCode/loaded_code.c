@@ -3,7 +3,6 @@
 
 #include <elf.h>
 #include <link.h>
-#include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>

@@ -50,7 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.mp4")
         let reportPath = folder.appendingPathComponent("report.json")
-        // 1.5 s of video at 30 fps: long enough for the hand-back after the first frame.
+        // A short file: the hand-backs after preroll and as the control loop starts come with every run.
         let result = try await runTool([
             "run", "--input", "videotestsrc num-buffers=45 ! video/x-raw,width=320,height=240,framerate=30/1",
             "--output", output.path, "--report", reportPath.path, "--quiet",
