@@ -13,8 +13,9 @@ import Foundation
 /// ``release()`` unmaps (`MADV_DONTNEED`) every loaded object's read-only segments — code, constants, unwind
 /// tables — never its writable ones (data, and relocated data made read-only after the loader's work), whose pages
 /// are the process's own. The kernel keeps the files' pages cached, so what the run still uses comes back on its
-/// next touch without a disk read (a minor fault per 64 KiB). Not while a debugger is attached: its breakpoints are
-/// copied pages of the code, which unmapping would throw away.
+/// next touch without a disk read (a minor fault per 64 KiB) — unless memory grows so short meanwhile that the kernel
+/// reclaims them from the cache, which it would then do to pages still mapped as well. Not while a debugger is
+/// attached: its breakpoints are copied pages of the code, which unmapping would throw away.
 enum StartupPages {
     /// What one release unmapped.
     struct Release: Equatable, Sendable {
