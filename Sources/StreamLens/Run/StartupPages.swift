@@ -1,5 +1,6 @@
 internal import CLoadedCode
 import Foundation
+import StreamLensStats
 
 /// Hands back the resident pages of the program's and its libraries' code that only the run's start used.
 ///
@@ -48,19 +49,8 @@ enum StartupPages {
 
         /// Parses a `/proc/<pid>/status` text; nil without its `TracerPid` line.
         init?(status: String) {
-            var resident: Int?
-            var tracer: Int?
-            for line in status.split(separator: "\n") {
-                let fields = line.split { $0 == " " || $0 == "\t" }
-                guard fields.count >= 2 else { continue }
-                switch fields[0] {
-                case "RssFile:": resident = Int(fields[1])
-                case "TracerPid:": tracer = Int(fields[1])
-                default: break
-                }
-            }
-            guard let tracer else { return nil }
-            residentFileKibibytes = resident
+            guard let tracer = ProcessResources.statusField("TracerPid", inStatus: status) else { return nil }
+            residentFileKibibytes = ProcessResources.statusField("RssFile", inStatus: status)
             tracerPID = tracer
         }
     }

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Memory and CPU the process has used so far.
-enum ProcessResources {
+public enum ProcessResources {
     /// Peak resident set size (`VmHWM` in `/proc/self/status`) in MiB; nil where there is no such file.
     static func peakResidentMegabytes(statusPath: String = "/proc/self/status") -> Double? {
         guard let status = try? String(contentsOfFile: statusPath, encoding: .utf8) else { return nil }
@@ -15,10 +15,15 @@ enum ProcessResources {
 
     /// Parses the `VmHWM:   12345 kB` line of a `/proc/<pid>/status` text.
     static func peakResidentMegabytes(fromStatus status: String) -> Double? {
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2, let kilobytes = Double(fields[1]) else { return nil }
-            return kilobytes / 1024
+        statusField("VmHWM", inStatus: status).map { Double($0) / 1024 }
+    }
+
+    /// The number of a `/proc/<pid>/status` line (`TracerPid:\t0`, `RssFile:\t   1904 kB`: kB for sizes); nil when the
+    /// text has no such line.
+    public static func statusField(_ name: String, inStatus status: String) -> Int? {
+        for line in status.split(separator: "\n") {
+            let fields = line.split { $0 == " " || $0 == "\t" }
+            if fields.count >= 2, fields[0].dropLast() == name, fields[0].last == ":" { return Int(fields[1]) }
         }
         return nil
     }
