@@ -23,18 +23,21 @@ struct ObjectDetectionSetupTests {
         #expect(throws: DetectionError.unknownDetector(spec: text)) { _ = try DetectorSpec(parsing: text) }
     }
 
-    @Test("Backend defaults: analysis width 640 (the ONNX input size for ONNX), 0.3 s cadence")
+    @Test("Backend defaults: analysis width 640 (the ONNX input size for ONNX), 0.3 s cadence, the source's colours (BT.601 for ONNX)")
     func defaults() throws {
         let hog = try ObjectDetectionSetup.make(ObjectDetectionOptions(detector: .hog))
         #expect(hog.stage.preferredAnalysisWidth == 640)
         #expect(hog.schedule.currentInterval == .milliseconds(300))
         #expect(hog.stage.name == "objects")
+        #expect(hog.stage.analysisColours == .source)
         var onnx = ObjectDetectionOptions(detector: .onnx(path: try TestEnvironment.onnxFixture("yolov8-fixed.onnx")))
         onnx.inputSize = 320
         onnx.everyNthFrame = 4
         let built = try ObjectDetectionSetup.make(onnx, loading: .now)
         #expect(built.stage.preferredAnalysisWidth == 320)
         #expect(built.schedule.report.currentFrameStride == 4)
+        // The network's input is converted to BGR by OpenCV, which assumes BT.601.
+        #expect(built.stage.analysisColours == .bt601)
     }
 
     /// A class given by id ("--classes 0") kept nothing: the model filtered by id, then the stage by name.

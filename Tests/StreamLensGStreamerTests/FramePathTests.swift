@@ -144,6 +144,33 @@ private final class FullSizeProbeStage: AnalysisStage {
     }
 }
 
+/// An analysis stage on a 320-wide copy in the colours it asks for, recording the luma in the copy's middle.
+private final class CopyLumaProbeStage: AnalysisStage {
+    let name: String
+    let analysisColours: AnalysisColours
+    let preferredAnalysisWidth: Int? = 320
+    let middleLuma = Mutex<[UInt8]>([])
+    init(colours: AnalysisColours) {
+        name = "copy-luma-\(colours)"
+        analysisColours = colours
+    }
+    func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        let probe = frame.planes.y[frame.planes.width / 2, frame.planes.height / 2]
+        middleLuma.withLock { $0.append(probe) }
+        return .empty(pts: frame.pts, source: name)
+    }
+}
+
+/// A compositing stage that records the luma in the middle of each source frame.
+private final class SourceLumaRecorder: CompositingStage {
+    let name = "source-luma-recorder"
+    let middleLuma = Mutex<[UInt8]>([])
+    func composite(onto frame: YUVPlanes, context: CompositeContext) {
+        let probe = frame.y[frame.width / 2, frame.height / 2]
+        middleLuma.withLock { $0.append(probe) }
+    }
+}
+
 /// A compositing stage that records where each frame's luma plane lies, then marks its top-left pixel.
 private final class PlaneAddressRecorder: CompositingStage {
     let name = "plane-address-recorder"
@@ -218,6 +245,30 @@ private final class PlaneAddressRecorder: CompositingStage {
         #expect(stage.sizes.withLock { $0 }.allSatisfy { $0 == 160 })
         #expect(path.board.snapshot()["counter"]?.items.first?.className == "thing")
         #expect(observer.state.withLock { $0.skipped }.isEmpty)
+    }
+
+    /// The copy of an HD (BT.709) frame kept the format's default BT.601 colours: the converter changed every pixel's
+    /// matrix as it scaled, at four times the cost, and the analysers saw another luma than the source's.
+    @Test func aDownscaledCopyKeepsTheSourcesColoursUnlessTheStageAsksForBT601() async throws {
+        let sourceColours = CopyLumaProbeStage(colours: .source)
+        let bt601 = CopyLumaProbeStage(colours: .bt601)
+        let source = SourceLumaRecorder()
+        let observer = RecordingObserver()
+        _ = try await runFramePath(
+            input: "videotestsrc pattern=solid-color foreground-color=0xffff0000 num-buffers=5 ! "
+                + "video/x-raw,format=I420,width=1280,height=720,framerate=30/1,colorimetry=bt709",
+            policy: .block, compositors: [source],
+            analysis: [
+                (sourceColours, FixedIntervalSchedule(interval: .zero)), (bt601, FixedIntervalSchedule(interval: .zero)),
+            ],
+            synchronizes: true, observer: observer)
+        let sourceLuma = source.middleLuma.withLock { $0 }
+        let sameColours = sourceColours.middleLuma.withLock { $0 }
+        let converted = bt601.middleLuma.withLock { $0 }
+        try #require(sourceLuma.count == 5 && sameColours.count == 5 && converted.count == 5)
+        // Pure red: luma 63 in BT.709, 81 in BT.601.
+        #expect(sameColours == sourceLuma)
+        #expect(zip(converted, sourceLuma).allSatisfy { abs(Int($0) - Int($1)) >= 10 }, "\(converted) vs \(sourceLuma)")
     }
 
     /// A frame 1 pixel wide got a canvas of width 0 (an even width rounded down) and crashed the analysis.

@@ -55,6 +55,8 @@ public protocol AnalysisStage: AnyObject, Sendable {
     var preferredAnalysisWidth: Int? { get }
     /// The width it wants for sources `sourceWidth` wide (by default ``preferredAnalysisWidth``, whatever the source).
     func analysisWidth(forSourceWidth sourceWidth: Int) -> Int?
+    /// The colours of its downscaled copy (by default the source's own).
+    var analysisColours: AnalysisColours { get }
     /// Looks at one frame. Throwing counts as an analysis failure (``AnalysisDeclined``: a skip); the video goes on.
     func analyze(_ frame: AnalysisFrame) throws -> Detections
     /// Called once after the last frame, on the analysis thread: flush events, close tracks.
@@ -68,8 +70,18 @@ public protocol AnalysisStage: AnyObject, Sendable {
 extension AnalysisStage {
     public var preferredAnalysisWidth: Int? { nil }
     public func analysisWidth(forSourceWidth sourceWidth: Int) -> Int? { preferredAnalysisWidth }
+    public var analysisColours: AnalysisColours { .source }
     public func finish(at pts: Duration) {}
     public func resultsWillBeAwaited() {}
+}
+
+/// The YUV matrix of a stage's downscaled copy.
+public enum AnalysisColours: Sendable {
+    /// The source's own (its frames scaled, nothing else): what a stage that reads frames in place sees too.
+    case source
+    /// BT.601, the matrix OpenCV's YUV-to-BGR conversions assume: for stages that turn the copy into RGB (an ONNX
+    /// network); a BT.709 source (HD video) is converted to it as it is scaled.
+    case bt601
 }
 
 /// What a compositing stage knows about the frame it draws on.

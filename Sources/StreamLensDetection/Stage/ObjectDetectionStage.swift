@@ -22,6 +22,9 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Width of the analysis copy the stage asks for (nil: source width).
         public var preferredAnalysisWidth: Int? = 640
+        /// The analysis copy's colours: the source's for detectors that read its luma only (HOG, cascades), BT.601
+        /// for those that convert it to RGB (ONNX).
+        public var analysisColours: AnalysisColours = .source
         /// Detections below this confidence are dropped (ONNX models also apply it before NMS).
         public var confidenceThreshold: Double = 0.5
         /// Class names to keep (empty: all) and to drop.
@@ -54,6 +57,7 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
     /// Inference time of each successful detector call.
     public let inferenceLatency = LatencyRecorder()
     public var preferredAnalysisWidth: Int? { configuration.preferredAnalysisWidth }
+    public var analysisColours: AnalysisColours { configuration.analysisColours }
 
     private let backendName: String
     private let loadDetector: @Sendable () throws -> any ObjectDetector

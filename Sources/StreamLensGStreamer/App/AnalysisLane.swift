@@ -139,7 +139,8 @@ final class AnalysisLane: @unchecked Sendable {
         } else {
             if canvas?.sourceFormat !== format {
                 canvas = AnalysisCanvas(
-                    sourceFormat: format, targetWidth: stage.analysisWidth(forSourceWidth: format.width))
+                    sourceFormat: format, targetWidth: stage.analysisWidth(forSourceWidth: format.width),
+                    colours: stage.analysisColours)
             }
             guard let canvas, canvas.draw(from: buffer) else { return failedToCopy(format, pts: pts) }
         }

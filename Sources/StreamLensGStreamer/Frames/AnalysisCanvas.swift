@@ -19,8 +19,9 @@ final class AnalysisCanvas: @unchecked Sendable {
     /// The canvas's planes, valid while the canvas lives.
     private(set) var planes: YUVPlanes
 
-    /// A canvas of `targetWidth` (height keeps the source aspect ratio, both even) for frames of `sourceFormat`.
-    init?(sourceFormat: VideoFormat, targetWidth: Int?) {
+    /// A canvas of `targetWidth` (height keeps the source aspect ratio, both even) for frames of `sourceFormat`, in
+    /// the source's colours or converted to BT.601.
+    init?(sourceFormat: VideoFormat, targetWidth: Int?, colours: AnalysisColours = .source) {
         // At least 2 × 2: a frame 1 pixel wide rounded down to an even width left a canvas of width 0.
         let width = max(2, min(sourceFormat.width, max(16, targetWidth ?? sourceFormat.width)) & ~1)
         let height = max(2, Int((Double(sourceFormat.height) * Double(width) / Double(sourceFormat.width)).rounded())) & ~1
@@ -37,6 +38,14 @@ final class AnalysisCanvas: @unchecked Sendable {
         // by field into a canvas with its fields interleaved — an ordinary picture to the analysers. Without this
         // the converter refused with a GStreamer CRITICAL and the stage never ran.
         info.interlace_mode = sourceFormat.info.interlace_mode
+        // Colours: the source's unless the stage asks for BT.601 (the format's default at this size). Left at that
+        // default for every stage, the converter turned each pixel of a BT.709 source (HD video) from one matrix to
+        // the other on top of the scaling: 4 times the converter's time for HOG's canvas (BENCHMARKS.md, round 44),
+        // and a luma that was not the source's.
+        if colours == .source {
+            info.colorimetry = sourceFormat.info.colorimetry
+            info.chroma_site = sourceFormat.info.chroma_site
+        }
         guard let buffer = gst_buffer_new_allocate(nil, info.size, nil) else { return nil }
         self.buffer = buffer
         // Bilinear scaling is the converter's default; one thread keeps it off the second core the decoder uses.
