@@ -40,7 +40,7 @@ final class AnalysisCanvas: @unchecked Sendable {
         info.interlace_mode = sourceFormat.info.interlace_mode
         // Colours: the source's unless the stage asks for BT.601 (the format's default at this size). Left at that
         // default for every stage, the converter turned each pixel of a BT.709 source (HD video) from one matrix to
-        // the other on top of the scaling: 4 times the converter's time for HOG's canvas (BENCHMARKS.md, round 44),
+        // the other on top of the scaling: 3–4 times the converter's time for HOG's canvas (BENCHMARKS.md, round 44),
         // and a luma that was not the source's.
         if colours == .source {
             info.colorimetry = sourceFormat.info.colorimetry
