@@ -144,15 +144,17 @@ private final class FullSizeProbeStage: AnalysisStage {
     }
 }
 
-/// An analysis stage on a 320-wide copy in the colours it asks for, recording the luma in the copy's middle.
+/// An analysis stage on a copy `width` wide (nil: the source's) in the colours it asks for, recording the luma in
+/// the copy's middle.
 private final class CopyLumaProbeStage: AnalysisStage {
     let name: String
     let analysisColours: AnalysisColours
-    let preferredAnalysisWidth: Int? = 320
+    let preferredAnalysisWidth: Int?
     let middleLuma = Mutex<[UInt8]>([])
-    init(colours: AnalysisColours) {
-        name = "copy-luma-\(colours)"
+    init(colours: AnalysisColours, width: Int?) {
+        name = "copy-luma-\(colours)-\(width ?? 0)"
         analysisColours = colours
+        preferredAnalysisWidth = width
     }
     func analyze(_ frame: AnalysisFrame) throws -> Detections {
         let probe = frame.planes.y[frame.planes.width / 2, frame.planes.height / 2]
@@ -248,10 +250,12 @@ private final class PlaneAddressRecorder: CompositingStage {
     }
 
     /// The copy of an HD (BT.709) frame kept the format's default BT.601 colours: the converter changed every pixel's
-    /// matrix as it scaled, at four times the cost, and the analysers saw another luma than the source's.
+    /// matrix as it scaled, at 3–4 times the cost, and the analysers saw another luma than the source's.
     @Test func aDownscaledCopyKeepsTheSourcesColoursUnlessTheStageAsksForBT601() async throws {
-        let sourceColours = CopyLumaProbeStage(colours: .source)
-        let bt601 = CopyLumaProbeStage(colours: .bt601)
+        let sourceColours = CopyLumaProbeStage(colours: .source, width: 320)
+        let bt601 = CopyLumaProbeStage(colours: .bt601, width: 320)
+        // Whole frames are lent in place in a frame-accurate run, but not to a stage that wants other colours.
+        let wholeBT601 = CopyLumaProbeStage(colours: .bt601, width: nil)
         let source = SourceLumaRecorder()
         let observer = RecordingObserver()
         _ = try await runFramePath(
@@ -260,15 +264,19 @@ private final class PlaneAddressRecorder: CompositingStage {
             policy: .block, compositors: [source],
             analysis: [
                 (sourceColours, FixedIntervalSchedule(interval: .zero)), (bt601, FixedIntervalSchedule(interval: .zero)),
+                (wholeBT601, FixedIntervalSchedule(interval: .zero)),
             ],
             synchronizes: true, observer: observer)
         let sourceLuma = source.middleLuma.withLock { $0 }
         let sameColours = sourceColours.middleLuma.withLock { $0 }
         let converted = bt601.middleLuma.withLock { $0 }
-        try #require(sourceLuma.count == 5 && sameColours.count == 5 && converted.count == 5)
+        let wholeConverted = wholeBT601.middleLuma.withLock { $0 }
+        try #require(
+            sourceLuma.count == 5 && sameColours.count == 5 && converted.count == 5 && wholeConverted.count == 5)
         // Pure red: luma 63 in BT.709, 81 in BT.601.
         #expect(sameColours == sourceLuma)
         #expect(zip(converted, sourceLuma).allSatisfy { abs(Int($0) - Int($1)) >= 10 }, "\(converted) vs \(sourceLuma)")
+        #expect(wholeConverted == converted)
     }
 
     /// A frame 1 pixel wide got a canvas of width 0 (an even width rounded down) and crashed the analysis.

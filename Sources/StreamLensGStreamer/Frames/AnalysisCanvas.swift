@@ -38,17 +38,20 @@ final class AnalysisCanvas: @unchecked Sendable {
         // by field into a canvas with its fields interleaved — an ordinary picture to the analysers. Without this
         // the converter refused with a GStreamer CRITICAL and the stage never ran.
         info.interlace_mode = sourceFormat.info.interlace_mode
-        // Colours: the source's unless the stage asks for BT.601 (the format's default at this size). Left at that
-        // default for every stage, the converter turned each pixel of a BT.709 source (HD video) from one matrix to
-        // the other on top of the scaling: 3–4 times the converter's time for HOG's canvas (BENCHMARKS.md, round 44),
-        // and a luma that was not the source's.
-        if colours == .source {
+        // Colours: the source's unless the stage asks for BT.601. Left at the format's default for this size (BT.601
+        // below 720 rows) for every stage, the converter turned each pixel of a BT.709 source (HD video) from one
+        // matrix to the other on top of the scaling: 3–4 times the converter's time for HOG's canvas (BENCHMARKS.md,
+        // round 44), and a luma that was not the source's.
+        switch colours {
+        case .source:
             info.colorimetry = sourceFormat.info.colorimetry
             info.chroma_site = sourceFormat.info.chroma_site
+        case .bt601:
+            _ = gst_video_colorimetry_from_string(&info.colorimetry, GST_VIDEO_COLORIMETRY_BT601)
         }
         guard let buffer = gst_buffer_new_allocate(nil, info.size, nil) else { return nil }
         self.buffer = buffer
-        // Bilinear scaling is the converter's default; one thread keeps it off the second core the decoder uses.
+        // Cubic scaling is the converter's default; one thread keeps it off the second core the decoder uses.
         // At most four taps: a 1080p frame scaled to 640 would otherwise get six (a filter as wide as the scale),
         // 10.9 ms a frame instead of 4.7 on the processing thread, which waits for it in frame-accurate runs.
         // The converter takes ownership of its configuration structure.
