@@ -16,10 +16,15 @@ public struct LabelAnnotator: Annotator {
     public let font: String
     private let tiles: TextTileCache<LabelKey, OverlayTile>
 
+    /// Labels kept rendered. A label names its confidence, so every analysis makes new ones, and a kept one is
+    /// ~40 KB at 1080p (luma, alpha and the chroma of each pixel phase): the 512 kept before grew a long run's memory
+    /// by 20 MiB over its first minutes (BENCHMARKS.md, round 44). 64 still holds every label of many analyses.
+    public static let defaultCacheCapacity = 64
+
     public init(
         palette: ClassPalette = ClassPalette(), showsConfidence: Bool = true, showsTrackID: Bool = true,
         textHeightFraction: Double = 1.0 / 45, font: String = "DejaVu Sans", matrix: ColorMatrix = .bt709,
-        cacheCapacity: Int = 512, renderer: TextRenderer = TextRenderer()
+        cacheCapacity: Int = LabelAnnotator.defaultCacheCapacity, renderer: TextRenderer = TextRenderer()
     ) {
         self.palette = palette
         self.showsConfidence = showsConfidence
@@ -46,6 +51,8 @@ public struct LabelAnnotator: Annotator {
 
     /// Cache statistics (renders, hits, evictions).
     public var cacheStatistics: TextTileCacheStatistics { tiles.statistics }
+    /// Labels held rendered now.
+    public var cachedLabelCount: Int { tiles.count }
 
     /// Only detections are drawn.
     public func willDraw(_ context: AnnotationContext) -> Bool { context.hasDetections }

@@ -98,6 +98,25 @@ func context(pts: Duration = .seconds(1), analysedAt: Duration? = nil, _ detecti
         #expect(annotator.cacheStatistics.hits == 9)
     }
 
+    /// Every analysis names new confidences, so a long run makes labels without end: the rendered ones kept must stay
+    /// bounded (512 of ~40 KB each grew a two-minute 1080p run by 20 MiB), while a label drawn again is not rendered again.
+    @Test func renderedLabelsKeptAreBoundedWhateverTheRunLength() {
+        let annotator = LabelAnnotator()
+        for analysis in 0..<300 {
+            let detection = Detection(
+                box: BoundingBox(x: 100, y: 120, width: 80, height: 60), className: "person", classID: 0,
+                confidence: 0.5 + Double(analysis % 50) / 100, trackID: analysis)
+            for _ in 0..<3 {
+                let frame = TestFrame.uniform(width: 320, height: 240, y: 50, u: 128, v: 128)
+                frame.withPlanes { annotator.draw(on: $0, context: context([detection])) }
+            }
+        }
+        #expect(annotator.cachedLabelCount == LabelAnnotator.defaultCacheCapacity)
+        #expect(annotator.cacheStatistics.renders == 300)
+        #expect(annotator.cacheStatistics.hits == 600)
+        #expect(annotator.cacheStatistics.evictions == 300 - LabelAnnotator.defaultCacheCapacity)
+    }
+
     @Test func labelOfABoxAtTheTopGoesInsideIt() throws {
         let tile = OverlayTile(width: 40, height: 16, color: .white, alpha: 255)
         let inside = try #require(LabelAnnotator.origin(of: tile, above: BoundingBox(x: 300, y: 3, width: 30, height: 30), frameWidth: 320, frameHeight: 240))
