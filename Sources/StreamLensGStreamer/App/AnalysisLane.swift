@@ -160,10 +160,9 @@ final class AnalysisLane: @unchecked Sendable {
         return false
     }
 
-    /// Whether the stage would get frames of `format` at their own size in the canvas's layout (I420): then the
-    /// canvas would only be a copy.
-    /// Whether the stage takes the frame as it is: whole, in I420, and in colours it reads (a stage that asks for
-    /// BT.601 gets a converted copy of a BT.709 frame, at any size).
+    /// Whether the stage would get frames of `format` at their own size, in the canvas's layout (I420) and in the
+    /// colours it reads: then the canvas would only be a copy. (A stage that asks for BT.601 gets a converted copy of
+    /// a BT.709 frame, at any size.)
     private func wantsFullSize(_ format: VideoFormat) -> Bool {
         format.layout == .i420 && (stage.analysisWidth(forSourceWidth: format.width) ?? format.width) >= format.width
             && (stage.analysisColours == .source || format.info.colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT601)
