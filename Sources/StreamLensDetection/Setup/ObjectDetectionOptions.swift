@@ -1,3 +1,5 @@
+import StreamLensCore
+
 /// Everything a run can say about object detection (command line or pipeline file), with the defaults of issue 5.
 public struct ObjectDetectionOptions: Sendable, Equatable {
     /// `--detector`.
@@ -55,5 +57,12 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
         if let analysisWidth { return analysisWidth }
         if case .onnx = detector { return inputSize }
         return 640
+    }
+
+    /// The analysis copy's colours the backend needs: BT.601 for an ONNX network, whose input OpenCV converts to BGR
+    /// assuming it; the source's for HOG and cascades, which read luma only.
+    public var analysisColours: AnalysisColours {
+        if case .onnx = detector { return .bt601 }
+        return .source
     }
 }

@@ -31,7 +31,7 @@ public enum ObjectDetectionSetup {
         options.deniedClasses = try reported.names(for: options.deniedClasses)
         var stageConfiguration = ObjectDetectionStage.Configuration()
         stageConfiguration.preferredAnalysisWidth = options.effectiveAnalysisWidth
-        if case .onnx = options.detector { stageConfiguration.analysisColours = .bt601 }
+        stageConfiguration.analysisColours = options.analysisColours
         stageConfiguration.confidenceThreshold = options.confidenceThreshold
         stageConfiguration.allowedClasses = Set(options.allowedClasses)
         stageConfiguration.deniedClasses = Set(options.deniedClasses)

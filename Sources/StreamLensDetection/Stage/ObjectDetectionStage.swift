@@ -22,8 +22,7 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Width of the analysis copy the stage asks for (nil: source width).
         public var preferredAnalysisWidth: Int? = 640
-        /// The analysis copy's colours: the source's for detectors that read its luma only (HOG, cascades), BT.601
-        /// for those that convert it to RGB (ONNX).
+        /// The analysis copy's colours (``ObjectDetectionOptions/analysisColours``: the backend's need).
         public var analysisColours: AnalysisColours = .source
         /// Detections below this confidence are dropped (ONNX models also apply it before NMS).
         public var confidenceThreshold: Double = 0.5
