@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
         net.forward();
     }
     const std::vector<std::string> names = net.getLayerNames();
-    std::vector<double> layerTicks(names.size() + 1, 0), passTicks;
+    // getPerfProfile gives one time per layer, in the order of getLayerNames (the input layer in neither).
+    std::vector<double> layerTicks(names.size(), 0), passTicks;
     const int64 started = cv::getTickCount();
     for (int pass = 0; pass < passes; ++pass) {
         net.setInput(input);
