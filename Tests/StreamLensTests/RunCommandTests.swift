@@ -560,8 +560,10 @@ extension RunReportTests {
         #expect(report.decoded == report.output + report.droppedTotal)
     }
 
-    /// A live network source whose sender pauses for two seconds: the report shows a stall (a silent source), not
-    /// drops, and the frames before and after the pause all arrive.
+    /// A live network source whose sender pauses for two and a half seconds: the report shows a stall (a silent
+    /// source), not drops, and frames arrive both before and after the pause. The test waits for frames the run has
+    /// counted (its metrics endpoint), not for fixed times: on a loaded machine the run may not be playing seconds
+    /// after its start, and a pause before its first frame is no stall.
     @Test func aSourceThatPausesIsAStallNotDrops() async throws {
         let port = 17_000 + Int.random(in: 0..<2000)
         let sender = try Pipeline(
@@ -569,33 +571,32 @@ extension RunReportTests {
                 + "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=5 ! rtph264pay config-interval=1 pt=96 "
                 + "! udpsink host=127.0.0.1 port=\(port)", label: "sender")
         let folder = try makeTemporaryFolder()
-        let reportPath = folder.appendingPathComponent("report.json")
-        let process = Process()
-        process.executableURL = streamlensExecutable
-        process.arguments = [
-            "run", "--input",
-            "udpsrc port=\(port) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" "
+        let metricsPort = freeLoopbackPort()
+        let run = try BackgroundRun(
+            ["run", "--input",
+             "udpsrc port=\(port) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" "
                 + "! rtph264depay ! avdec_h264",
-            "--output", "null", "--quiet", "--report", reportPath.path,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        try await Task.sleep(for: .milliseconds(500))
+             "--output", "null", "--quiet", "--report", "report.json", "--metrics-port", String(metricsPort)],
+            folder: folder)
         try sender.setState(.playing)
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await waitUntil(within: .seconds(60)) { (decodedFrames(metricsPort: metricsPort) ?? 0) >= 25 },
+                "no frames arrived before the pause")
         try sender.setState(.paused)  // the source goes silent
+        let decodedBeforePause = decodedFrames(metricsPort: metricsPort) ?? 0
         try await Task.sleep(for: .milliseconds(2500))
         try sender.setState(.playing)
-        try await Task.sleep(for: .milliseconds(1500))
-        process.interrupt()
-        try await offThePool { process.waitUntilExit() }
+        #expect(try await waitUntil(within: .seconds(60)) {
+            (decodedFrames(metricsPort: metricsPort) ?? 0) >= decodedBeforePause + 25
+        }, "no frames arrived after the pause")
+        run.signal(SIGINT)
+        let (result, _) = try await run.finish(within: .seconds(20))
         try sender.setState(.null)
-        #expect(process.terminationStatus == 130)
-        let report = try Report(reportPath)
+        #expect(result.status == 130, "\(result.standardError)")
+        let report = try Report(folder.appendingPathComponent("report.json"))
         let stalls = report.json["stalls"] as! [String: Any]
         #expect((stalls["count"] as! Int) >= 1, "stalls: \(stalls)")
         #expect((stalls["total_ms"] as! Double) > 1000, "stalls: \(stalls)")
         #expect(report.dropped["pool_full"] == 0)
-        #expect(report.decoded > 40)
+        #expect(report.decoded >= decodedBeforePause + 25)
     }
 }
