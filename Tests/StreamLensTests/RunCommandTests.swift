@@ -167,7 +167,10 @@ import StreamLensGStreamer
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        try await Task.sleep(for: .milliseconds(1500))
+        // Stopped a second after its first frames are written (on a loaded machine it may not be playing after
+        // seconds): a live source's second is 30 frames.
+        #expect(try await waitUntil { fileSize(output.path + ".partial") >= 20_000 }, "the encoder wrote nothing")
+        try await Task.sleep(for: .seconds(1))
         process.terminate()
         try await offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == 130)
@@ -188,7 +191,8 @@ import StreamLensGStreamer
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await waitUntil { fileSize(output.path + ".partial") >= 20_000 }, "the encoder wrote nothing")
+        try await Task.sleep(for: .seconds(1))
         // 20 ms apart: two signals at once are merged while pending, but the first is often taken by then.
         kill(process.processIdentifier, SIGTERM)
         usleep(20_000)
