@@ -308,31 +308,43 @@ import Glibc
     /// Stopped hard before a slow encoder (placebo at 1080p) wrote anything: StreamLens removes its own empty
     /// .partial and says the encoder wrote none of the frames handed to it. It said "output lost: its file was
     /// removed while the run wrote it", as if someone had deleted the file.
+    ///
+    /// The first signal's graceful stop lets the encoder drain until the second, 200 ms later, stops hard: on a loaded
+    /// machine the encoder sometimes got a first frame out in between (CI: "output 1", the .partial kept), which is
+    /// another case (``aHardStopFinalizesWhatCanBeFinalized(extension:)``). Such a try is run again, up to three.
     @Test func aHardStopBeforeTheEncoderWroteAnythingSaysSo() async throws {
-        let folder = try makeTemporaryFolder()
-        let output = folder.appendingPathComponent("out.mp4")
-        let run = try BackgroundRun(
-            ["run", "--input", repositoryRoot.appendingPathComponent(".media-cache/media/bikes-1080p.mp4").path, "--output", output.path,
-             "--encoder-preset", "placebo", "--report", "report.json"],
-            folder: folder)
-        #expect(try await waitUntil { FileManager.default.fileExists(atPath: output.path + ".partial") })
-        try await Task.sleep(for: .seconds(1))
-        try #require(fileSize(output.path + ".partial") == 0, "the encoder already wrote: nothing to test")
-        run.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(200))
-        run.signal(SIGTERM)
-        let (result, _) = try await run.finish(within: .seconds(20))
-        #expect(result.status == 130, "\(result.standardError)")
-        let report = try Report(folder.appendingPathComponent("report.json"))
-        #expect(report.outputFileState == "removed")
-        // The frames handed to the encoder are said; none reached the muxer, so none counts as output.
-        #expect(report.output == 0, "output \(report.output)")
-        let handed = try #require(
-            result.standardOutput.firstMatch(of: /the run stopped before the encoder wrote any of the (\d+) frames handed to it/),
-            "\(result.standardOutput)")
-        #expect(Int(handed.1)! > 0 && Int(handed.1)! <= report.dropped["interrupted"]!, "\(report.dropped)")
-        #expect(!result.standardOutput.contains("removed while the run wrote it"))
-        #expect(!FileManager.default.fileExists(atPath: output.path + ".partial"))
+        for attempt in 1...3 {
+            let folder = try makeTemporaryFolder()
+            let output = folder.appendingPathComponent("out.mp4")
+            let run = try BackgroundRun(
+                ["run", "--input", repositoryRoot.appendingPathComponent(".media-cache/media/bikes-1080p.mp4").path,
+                 "--output", output.path, "--encoder-preset", "placebo", "--report", "report.json"],
+                folder: folder)
+            #expect(try await waitUntil { FileManager.default.fileExists(atPath: output.path + ".partial") })
+            try await Task.sleep(for: .seconds(1))
+            try #require(fileSize(output.path + ".partial") == 0, "the encoder already wrote: nothing to test")
+            run.signal(SIGTERM)
+            try await Task.sleep(for: .milliseconds(200))
+            run.signal(SIGTERM)
+            let (result, _) = try await run.finish(within: .seconds(20))
+            #expect(result.status == 130, "\(result.standardError)")
+            let report = try Report(folder.appendingPathComponent("report.json"))
+            if report.output > 0 && attempt < 3 {
+                print("try \(attempt): output \(report.output) before the hard stop took effect; again")
+                continue
+            }
+            #expect(report.outputFileState == "removed")
+            // The frames handed to the encoder are said; none reached the muxer, so none counts as output.
+            #expect(report.output == 0, "output \(report.output)")
+            let handed = try #require(
+                result.standardOutput.firstMatch(
+                    of: /the run stopped before the encoder wrote any of the (\d+) frames handed to it/),
+                "\(result.standardOutput)")
+            #expect(Int(handed.1)! > 0 && Int(handed.1)! <= report.dropped["interrupted"]!, "\(report.dropped)")
+            #expect(!result.standardOutput.contains("removed while the run wrote it"))
+            #expect(!FileManager.default.fileExists(atPath: output.path + ".partial"))
+            return
+        }
     }
 
     /// Stopped hard while the encoder still works through its look-ahead (placebo): Matroska is readable as written
