@@ -220,6 +220,40 @@ struct SignTrackerTests {
         #expect(turning.openTracks.count == 1 && turning.openTracks[0].sightings == 4)
     }
 
+    /// A real "100" (Road Sign Detection at 56–150 px, `sign_108`) drifting out at a third of its size per analysed
+    /// frame was located on frames 3, 6 and 11 of its clip, each time 1.5 of its sizes from the last, and read on the
+    /// last two: three tracks, no event. A sign seen once is looked for farther out for each frame that missed it; one
+    /// with a motion, where that motion took it — not as far out across it.
+    @Test func aSignMissedForSeveralFramesIsFoundWhereItsMotionTookIt() {
+        // The stage's boxes on that clip (analysis pixels), frames of 80 ms.
+        func seenTwiceThenMissed() -> SignTracker {
+            var tracker = Self.makeTracker()
+            var closed: [SignTrack] = []
+            tracker.update(
+                pts: .milliseconds(240), sightings: [Self.sighting(x: 661, y: 485, size: 24, value: nil)],
+                closed: &closed)
+            for frame in 4...5 { tracker.update(pts: .milliseconds(80 * frame), sightings: [], closed: &closed) }
+            tracker.update(
+                pts: .milliseconds(480), sightings: [Self.sighting(x: 603.5, y: 462.5, size: 36, value: 100)],
+                closed: &closed)
+            for frame in 7...10 { tracker.update(pts: .milliseconds(80 * frame), sightings: [], closed: &closed) }
+            return tracker
+        }
+        var closed: [SignTrack] = []
+        var sign = seenTwiceThenMissed()
+        #expect(sign.openTracks.count == 1, "seen once, then 1.5 of its sizes on after two missed frames: the sign")
+        sign.update(
+            pts: .milliseconds(880), sightings: [Self.sighting(x: 508, y: 426, size: 57, value: 100)], closed: &closed)
+        #expect(sign.openTracks.count == 1, "the sign seen again where its motion took it")
+        #expect(sign.openTracks.first?.reads.map(\.value) == [100, 100])
+        #expect(sign.openTracks.first?.confirmedValue == 100)
+        // Nearer the last sighting (1.95 of its sizes) but down, across its motion (2.6 from where it led): another.
+        var across = seenTwiceThenMissed()
+        across.update(
+            pts: .milliseconds(880), sightings: [Self.sighting(x: 571, y: 561, size: 57, value: 100)], closed: &closed)
+        #expect(across.openTracks.count == 2, "\(across.openTracks.map(\.lastAnalysisBox))")
+    }
+
     @Test func aSmallSignDriftingFasterThanItsWidthStaysOneTrack() {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []
