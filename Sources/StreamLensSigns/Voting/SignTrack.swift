@@ -266,7 +266,8 @@ struct SignTrack: Sendable {
     static let ringEdgesCentreOffset = 0.15
 
     /// How well a ring at `box` continues this track: nil when it cannot be the same sign, else a cost (lower is
-    /// better): the centre distance relative to the sign's size.
+    /// better): the centre distance relative to the sign's size — after missed frames, from the last sighting or
+    /// from where the sign's motion led, whichever is nearer.
     func associationCost(to box: BoundingBox) -> Double? {
         let size = max(lastAnalysisBox.width, lastAnalysisBox.height)
         let newSize = max(box.width, box.height)
@@ -327,6 +328,7 @@ struct SignTrack: Sendable {
         /// How much farther, as a share of its size, a sign seen only once may be found for each analysed frame that
         /// missed it since, for up to ``reachGrowsFor`` frames (2.5 of its sizes at most).
         static let reachPerMissedFrame = 0.25
+        /// Missed frames over which that reach grows.
         static let reachGrowsFor = 4
     }
 }
