@@ -9,7 +9,8 @@ import Testing
 /// and its time per 1080p frame. A development aid for tuning the locator on the `dev` split: runs only with
 /// `STREAMLENS_SIGN_DIAGNOSE=locate` and asserts nothing. `STREAMLENS_LOCATOR_<NAME>` overrides a locator setting
 /// (see ``tuned(_:)``) so settings can be compared without rebuilding; `STREAMLENS_LOCATOR_CLIP=<part of a clip name>`
-/// measures only those clips and prints why each missed frame was missed.
+/// measures only those clips and prints why each missed frame was missed (with the shape search's seeds near the sign;
+/// `STREAMLENS_LOCATOR_ALL_SEEDS=1` lists all of them, relative to the sign's centre).
 struct RedRingLocatorRealPhotoMeasure {
     static let enabled = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"] == "locate"
         && SpeedLimitRealPhotoTests.isPresent
@@ -171,6 +172,31 @@ struct RedRingLocatorRealPhotoMeasure {
                             }
                             detail += " seed#\(rank) r\(2 * seed.radius) red\(seed.redness): "
                                 + circles.joined(separator: " ") + " " + fitted
+                        }
+                        // The shape search's seeds near the sign (rank among all its seeds), and which confirmation
+                        // its circle passes: as is, fitted edge, resized.
+                        for (rank, seed) in locator.symmetrySearch.seeds.enumerated() {
+                            let seedX = 2 * seed.x + 1
+                            let seedY = 2 * seed.y + 1
+                            let seedRadius = Double(2 * seed.radius)
+                            guard hypot(seedX - centre.x, seedY - centre.y) <= 0.35 * radius else { continue }
+                            let circle = CircleFinder.Circle(x: seedX, y: seedY, radius: seedRadius)
+                            let asIs = locator.insideCheck.ring(around: circle, in: frame.planes) != nil
+                            let fitted = locator.fittedRing(
+                                near: (seedX, seedY), radius: seedRadius, planes: frame.planes) != nil
+                            let resized = locator.resizedRing(around: circle, planes: frame.planes) != nil
+                            detail += String(
+                                format: " shape#%d (%.0f,%.0f r%.0f s%.2f) inside %@ fit %@ resized %@", rank,
+                                seedX - centre.x, seedY - centre.y, seedRadius, seed.score, yesNo(asIs),
+                                yesNo(fitted), yesNo(resized))
+                        }
+                        if locator.symmetrySearch.seeds.isEmpty { detail += " no shape seeds" }
+                        if ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_ALL_SEEDS"] == "1" {
+                            detail += " all shape seeds:" + locator.symmetrySearch.seeds.map {
+                                String(
+                                    format: " (%.0f,%.0f r%d s%.2f)", 2 * $0.x + 1 - centre.x, 2 * $0.y + 1 - centre.y,
+                                    2 * $0.radius, $0.score)
+                            }.joined()
                         }
                         print("\(clip.name)#\(frame.frameIndex) \(Int(truth.width)) px: \(key)\(detail)")
                     }

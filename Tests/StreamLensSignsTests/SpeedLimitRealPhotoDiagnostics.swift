@@ -16,6 +16,10 @@ struct SpeedLimitRealPhotoDiagnostics {
     static let enabled = (mode == "1" || mode == "stage") && SpeedLimitRealPhotoTests.isPresent
     /// `STREAMLENS_SIGN_OTHER_CANDIDATES=1` also reads every other candidate and prints those that give a value.
     static let readsOtherCandidates = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_OTHER_CANDIDATES"] == "1"
+    /// `STREAMLENS_SIGN_READ_AT_TRUTH=1` reads a sign the locator missed at its true box, as a faint candidate (its
+    /// sighting shown as `<width>@truth:`, and counted in the totals like a located one): whether locating it would
+    /// read it.
+    static let readsAtTruth = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_READ_AT_TRUTH"] == "1"
 
     @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=1 (and build the real-photo set) to run"))
     func stepsPerSign() throws {
@@ -69,8 +73,17 @@ struct SpeedLimitRealPhotoDiagnostics {
                     }
                 }
                 guard let truth = sign.box(atFrame: frame.frameIndex) else { return }
-                guard let candidate = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
-                else {
+                var located = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
+                let readAtTruth = located == nil && Self.readsAtTruth
+                if readAtTruth {
+                    // What the readers would make of the sign had it been located: the true box as a faint ring.
+                    let radiusX = truth.width / 2
+                    let radiusY = truth.height / 2
+                    located = RingCandidate(
+                        centerX: truth.x + radiusX, centerY: truth.y + radiusY, radiusX: radiusX, radiusY: radiusY,
+                        innerRadiusX: 0.78 * radiusX, innerRadiusY: 0.78 * radiusY, ringCoverage: 1, isFaint: true)
+                }
+                guard let candidate = located else {
                     steps.append("\(Int(truth.width)):none")
                     totals["not located", default: 0] += 1
                     return
@@ -139,7 +152,7 @@ struct SpeedLimitRealPhotoDiagnostics {
                 }
                 // The reader's decision for the sighting, as the tracker gets it.
                 if let reading { described.append("=\(reading.value)") }
-                steps.append("\(Int(truth.width)):\(described.joined(separator: "|"))")
+                steps.append("\(Int(truth.width))\(readAtTruth ? "@truth" : ""):\(described.joined(separator: "|"))")
                 let firstRejection = reader.attempts.compactMap { attempt -> CropRejection? in
                     if case .rejected(let reason) = attempt.outcome { return reason }
                     return nil
