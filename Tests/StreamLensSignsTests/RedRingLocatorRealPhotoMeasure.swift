@@ -14,6 +14,9 @@ import Testing
 struct RedRingLocatorRealPhotoMeasure {
     static let enabled = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"] == "locate"
         && SpeedLimitRealPhotoTests.isPresent
+    /// `STREAMLENS_LOCATOR_ALL_SEEDS=1`: a missed frame's line lists all the shape search's seeds, not only those near
+    /// the sign.
+    static let listsAllShapeSeeds = ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_ALL_SEEDS"] == "1"
 
     static func setting(_ name: String) -> Double? {
         ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_\(name)"].flatMap(Double.init)
@@ -175,10 +178,12 @@ struct RedRingLocatorRealPhotoMeasure {
                         }
                         // The shape search's seeds near the sign (rank among all its seeds), and which confirmation
                         // its circle passes: as is, fitted edge, resized.
+                        // Chroma sample i is centred on luma 2i + 1.
+                        func luma(_ seed: RadialSymmetrySearch.Seed) -> (x: Double, y: Double, radius: Double) {
+                            (2 * seed.x + 1, 2 * seed.y + 1, Double(2 * seed.radius))
+                        }
                         for (rank, seed) in locator.symmetrySearch.seeds.enumerated() {
-                            let seedX = 2 * seed.x + 1
-                            let seedY = 2 * seed.y + 1
-                            let seedRadius = Double(2 * seed.radius)
+                            let (seedX, seedY, seedRadius) = luma(seed)
                             guard hypot(seedX - centre.x, seedY - centre.y) <= 0.35 * radius else { continue }
                             let circle = CircleFinder.Circle(x: seedX, y: seedY, radius: seedRadius)
                             let asIs = locator.insideCheck.ring(around: circle, in: frame.planes) != nil
@@ -191,11 +196,12 @@ struct RedRingLocatorRealPhotoMeasure {
                                 yesNo(fitted), yesNo(resized))
                         }
                         if locator.symmetrySearch.seeds.isEmpty { detail += " no shape seeds" }
-                        if ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_ALL_SEEDS"] == "1" {
-                            detail += " all shape seeds:" + locator.symmetrySearch.seeds.map {
-                                String(
-                                    format: " (%.0f,%.0f r%d s%.2f)", 2 * $0.x + 1 - centre.x, 2 * $0.y + 1 - centre.y,
-                                    2 * $0.radius, $0.score)
+                        if Self.listsAllShapeSeeds {
+                            detail += " all shape seeds:" + locator.symmetrySearch.seeds.map { seed in
+                                let (seedX, seedY, seedRadius) = luma(seed)
+                                return String(
+                                    format: " (%.0f,%.0f r%.0f s%.2f)", seedX - centre.x, seedY - centre.y, seedRadius,
+                                    seed.score)
                             }.joined()
                         }
                         print("\(clip.name)#\(frame.frameIndex) \(Int(truth.width)) px: \(key)\(detail)")

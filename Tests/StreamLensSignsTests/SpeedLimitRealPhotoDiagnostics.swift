@@ -76,12 +76,15 @@ struct SpeedLimitRealPhotoDiagnostics {
                 var located = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
                 let readAtTruth = located == nil && Self.readsAtTruth
                 if readAtTruth {
-                    // What the readers would make of the sign had it been located: the true box as a faint ring.
+                    // What the readers would make of the sign had it been located: the true box as a faint ring of a
+                    // sign's proportions.
                     let radiusX = truth.width / 2
                     let radiusY = truth.height / 2
+                    let ringShare = locator.insideCheck.ringShare
                     located = RingCandidate(
                         centerX: truth.x + radiusX, centerY: truth.y + radiusY, radiusX: radiusX, radiusY: radiusY,
-                        innerRadiusX: 0.78 * radiusX, innerRadiusY: 0.78 * radiusY, ringCoverage: 1, isFaint: true)
+                        innerRadiusX: ringShare * radiusX, innerRadiusY: ringShare * radiusY, ringCoverage: 1,
+                        isFaint: true)
                 }
                 guard let candidate = located else {
                     steps.append("\(Int(truth.width)):none")
