@@ -1,13 +1,19 @@
 // swift-tools-version:6.0
 // StreamLens: a video-analytics pipeline for Swift on Linux, driven by GStreamer.
 //
-// Layering (bottom to top):
-//   C system libraries (CGStreamer, CTesseract, CPangoCairo) and the OpenCV C++ bridge (COpenCVBridge)
-//   → one Swift wrapper module per C library (StreamLensGStreamer, StreamLensText, StreamLensDetection/Signs)
-//   → pure Swift domain modules (StreamLensCore, StreamLensStats, StreamLensCompositing)
-//   → StreamLens (the pipeline runner library) → streamlens (the command-line tool);
-//   and beside the runner, on the same stage modules: StreamLensGstPlugin (+ its C shim CStreamLensGstPlugin)
-//   → libgststreamlens.so, the stages as GStreamer elements.
+// Layers, bottom first: a module imports only modules of lower layers (scripts/check-tree.py reads this list and
+// checks every import; docs/design.md draws it):
+//   1. StreamLensCore, StreamLensOptions, StreamLensBatch
+//   2. StreamLensGStreamer, StreamLensText, StreamLensStats, StreamLensDetection, StreamLensSigns
+//   3. StreamLensCompositing
+//   4. StreamLens, StreamLensGstPlugin
+//   5. streamlens, streamlens-reference
+// 1: pure Swift — frames, pool, events and time; the option schema; the batch catalog. 2: one Swift module per C
+// library — StreamLensGStreamer is the only one importing GStreamer's C API, StreamLensText wraps Pango/Cairo,
+// detection and signs wrap the OpenCV bridge and Tesseract. 3: blending, annotators and overlays in native YUV. 4: the
+// pipeline runner, and the stages as GStreamer elements (libgststreamlens.so). 5: the command-line tool and tools.
+// Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV bridge, the plugin's GObject shell.
+
 import PackageDescription
 
 let package = Package(
@@ -66,6 +72,8 @@ let package = Package(
 
         // MARK: Swift modules
         .target(name: "StreamLensCore"),
+        // Every option, declared once: the CLI, the pipeline file, the element properties and the reference page.
+        .target(name: "StreamLensOptions"),
         .target(
             name: "StreamLensGStreamer",
             // StreamLensCompositing: the overlay clip decoder (Overlay/) returns its tiles and clip protocol.
@@ -78,7 +86,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
-            exclude: ["REPORT_SCHEMA.md"]
         ),
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
         .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),
@@ -88,7 +95,7 @@ let package = Package(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
-                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams", "CLoadedCode",
+                "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensOptions", "Yams", "CLoadedCode",
             ]
         ),
         // Many recordings: input discovery, the resumable catalog (SQLite / PostgreSQL), workers, batch summary.
@@ -104,6 +111,7 @@ let package = Package(
             name: "streamlens",
             dependencies: [
                 "StreamLens", "StreamLensStats", "StreamLensCompositing", "StreamLensDetection", "StreamLensBatch",
+                "StreamLensOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["executed-functions.order"],
@@ -130,7 +138,7 @@ let package = Package(
             name: "StreamLensGstPlugin",
             dependencies: [
                 "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensStats",
-                "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns",
+                "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns", "StreamLensOptions",
             ]
         ),
 
@@ -141,8 +149,13 @@ let package = Package(
             path: "Benchmarks/CompositingBenchmark"
         ),
 
+        // MARK: Tools
+        // Writes docs/reference/options.md from the option schema (scripts/generate-reference.sh).
+        .executableTarget(name: "streamlens-reference", dependencies: ["StreamLensOptions"], path: "Tools/streamlens-reference"),
+
         // MARK: Tests
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
+        .testTarget(name: "StreamLensOptionsTests", dependencies: ["StreamLensOptions"]),
         .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),
         .testTarget(name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore"]),
         .testTarget(
@@ -151,13 +164,14 @@ let package = Package(
         ),
         .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
-        .testTarget(name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer"]),
+        .testTarget(
+            name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensOptions"]),
         // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.
         .testTarget(name: "StreamLensBatchTests", dependencies: ["StreamLensBatch"]),
         // Black-box: runs the built libgststreamlens.so through gst-launch-1.0, gst-inspect-1.0 and Python (gi).
         .testTarget(
             name: "StreamLensGstPluginTests",
-            dependencies: ["StreamLensCore", "StreamLensStats", "StreamLensCompositing", "StreamLensText"]
+            dependencies: ["StreamLensCore", "StreamLensStats", "StreamLensCompositing", "StreamLensText", "StreamLensOptions"]
         ),
     ],
     swiftLanguageModes: [.v6]

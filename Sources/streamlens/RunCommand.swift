@@ -37,18 +37,6 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
-    /// A duration flag in seconds within `range` (the same ranges as the pipeline file's keys): a value beyond it —
-    /// `inf`, `1e300` — is a bad argument, not a millisecond count that overflows.
-    static func seconds(_ value: Double, key: String, in range: ClosedRange<Double>) throws(RunError) -> Duration {
-        guard value.isFinite, range.contains(value) else {
-            throw .invalidConfiguration(
-                file: nil, key: key,
-                problem: "\(value) is not allowed; give "
-                    + "\(String(format: "%g", range.lowerBound))…\(String(format: "%g", range.upperBound)) seconds")
-        }
-        return .milliseconds(Int64((value * 1000).rounded()))
-    }
-
     static let annotationNames = ["boxes", "labels", "badge", "hud", "spotlight", "none"]
 
     /// `--annotate boxes,labels,badge,hud,spotlight` → what to draw (badge top-right, HUD bottom-left, spotlight 30 %).

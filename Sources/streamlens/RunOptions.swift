@@ -3,120 +3,140 @@ import Foundation
 import StreamLens
 import StreamLensCompositing
 import StreamLensDetection
+import StreamLensOptions
 
 /// The options of `run`, shared with `batch` (which applies them to every file): flags override the pipeline file.
-/// Numbers are parsed `.unconditional`ly: `--pool-size -1` is a value out of range, not a missing one.
+/// Names, help and ranges are the option schema's (`OptionSchema`); `OptionSchemaTests` check that every option with
+/// a flag is here and in ``given``. Numbers are parsed `.unconditional`ly: `--pool-size -1` is a value out of range,
+/// not a missing one.
 struct RunOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "File, URI, /dev/videoN or GStreamer source description.")
+    typealias O = OptionSchema
+
+    @Option(name: [.customShort("i"), .customLong(O.input.flag!)], help: O.input.argumentHelp())
     var input: String?
 
-    @Option(name: .shortAndLong, help: "File (.mp4 .mov .mkv .webm), 'null', or GStreamer sink description.")
+    @Option(name: [.customShort("o"), .customLong(O.output.flag!)], help: O.output.argumentHelp())
     var output: String?
 
-    @Option(parsing: .unconditional, help: "Frame pool slots between decoder and output.")
+    @Option(name: .customLong(O.poolSize.flag!), parsing: .unconditional, help: O.poolSize.argumentHelp())
     var poolSize: Int?
 
-    @Option(help: "block (lossless), drop (live), or auto (files block, live sources drop).")
+    @Option(name: .customLong(O.backpressure.flag!), help: O.backpressure.argumentHelp())
     var backpressure: String?
 
-    @Option(parsing: .unconditional, help: "Seconds of stream time between analysed frames for every analysis stage (0 = every frame; default: 0.3 for detection, 0.08 for signs).")
+    @Option(name: .customLong(O.analysisInterval.flag!), parsing: .unconditional, help: O.analysisInterval.argumentHelp())
     var analysisInterval: Double?
 
-    @Option(help: "Draw each frame with its own analysis (boxes interpolated between analysed frames; frames wait for results): on, off (newest result, never wait), or auto (on for files and other blocking runs, off for live sources).")
+    @Option(name: .customLong(O.syncAnalysis.flag!), help: O.syncAnalysis.argumentHelp())
     var syncAnalysis: String?
 
-    @Option(help: "Detect objects: hog (people), cascade:NAME|PATH (fullbody, upperbody, frontalface, licence_plate…), onnx:PATH (YOLO v5/v8/v11).")
+    @Option(name: .customLong(O.detector.flag!), help: O.detector.argumentHelp())
     var detector: String?
 
-    @Option(parsing: .unconditional, help: "Detection confidence threshold (0…1, default 0.5; HOG and cascades score a bare detection 0.5, so lower values find no more).")
+    @Option(name: .customLong(O.confidence.flag!), parsing: .unconditional, help: O.confidence.argumentHelp())
     var confidence: Double?
 
-    @Option(help: "Keep only these detection classes (comma list of names or ids).")
+    @Option(name: .customLong(O.classes.flag!), help: O.classes.argumentHelp())
     var classes: String?
 
-    @Option(help: "ONNX: class-names file, one name per line (default: the 80 COCO names).")
+    @Option(name: .customLong(O.classNames.flag!), help: O.classNames.argumentHelp())
     var classNames: String?
 
-    @Option(parsing: .unconditional, help: "ONNX: the model's square input size in pixels (default 640; a model exported at another size needs its own).")
+    @Option(name: .customLong(O.inputSize.flag!), parsing: .unconditional, help: O.inputSize.argumentHelp())
     var inputSize: Int?
 
-    @Option(help: "Read speed-limit signs: eu (5, 10…130 km/h), us (5…85 mph), or off.")
+    @Option(name: .customLong(O.speedLimits.flag!), help: O.speedLimits.argumentHelp())
     var speedLimits: String?
 
-    @Option(help: ArgumentHelp(
-        "The speed-limit reader's text-line model (with --speed-limits): a file, or off.",
-        discussion: "Default: the one scripts/install-text-line-model.sh installed, if any."))
+    @Option(name: .customLong(O.textLineModel.flag!), help: O.textLineModel.argumentHelp())
     var textLineModel: String?
 
-    @Option(help: "x264 speed preset for file outputs.")
+    @Option(name: .customLong(O.encoderPreset.flag!), help: O.encoderPreset.argumentHelp())
     var encoderPreset: String?
 
-    @Flag(help: "Burn frame index and time into every frame.")
+    @Flag(name: .customLong(O.frameStamp.flag!), help: O.frameStamp.argumentHelp())
     var stamp = false
 
-    @Option(help: ArgumentHelp(
-        "What to draw: a comma list of boxes, labels, badge, hud, spotlight; or none.",
-        discussion: "Default: boxes and labels (and the speed-limit badge) whenever an analysis stage runs."))
+    @Option(name: .customLong(O.annotate.flag!), help: O.annotate.argumentHelp())
     var annotate: String?
 
-    @Option(help: ArgumentHelp("Always-on overlay clip PATH@x,y[,w,h] (repeatable): WebM/MOV with alpha, PNG, SVG, GIF…"))
+    @Option(name: .customLong(O.overlay.flag!), help: O.overlay.argumentHelp())
     var overlay: [String] = []
 
-    @Option(help: "Write the run report as JSON.")
+    @Option(name: .customLong(O.report.flag!), help: O.report.argumentHelp())
     var report: String?
 
-    @Option(help: "Write the per-frame timeline as CSV.")
+    @Option(name: .customLong(O.timeline.flag!), help: O.timeline.argumentHelp())
     var timeline: String?
 
-    @Option(help: "Write an HTML report with plots.")
+    @Option(name: .customLong(O.html.flag!), help: O.html.argumentHelp())
     var html: String?
 
-    @Option(help: "Write detection and speed-limit events as JSON lines.")
+    @Option(name: .customLong(O.events.flag!), help: O.events.argumentHelp())
     var events: String?
 
-    @Option(help: "Write speed-limit events as WebVTT subtitles.")
+    @Option(name: .customLong(O.subtitles.flag!), help: O.subtitles.argumentHelp())
     var subtitles: String?
 
-    @Option(parsing: .unconditional, help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics while running.")
+    @Option(name: .customLong(O.metricsPort.flag!), parsing: .unconditional, help: O.metricsPort.argumentHelp())
     var metricsPort: Int?
 
-    @Option(parsing: .unconditional, help: "Seconds the first Ctrl-C/SIGTERM may spend draining and finalizing before the run stops hard (a second signal stops at once).")
+    @Option(name: .customLong(O.shutdownGrace.flag!), parsing: .unconditional, help: O.shutdownGrace.argumentHelp())
     var shutdownGrace: Double?
 
-    @Flag(inversion: .prefixedNo, help: "Reopen a lost live input with backoff (0.5 s doubling to 10 s). Default: on for network sources and cameras.")
+    @Flag(name: .customLong(O.reconnect.flag!), inversion: .prefixedNo, help: O.reconnect.argumentHelp())
     var reconnect: Bool?
 
-    @Option(parsing: .unconditional, help: "Give up on a lost live input after this many reconnection attempts in a row (default: keep trying).")
+    @Option(name: .customLong(O.reconnectMax.flag!), parsing: .unconditional, help: O.reconnectMax.argumentHelp())
     var reconnectMax: Int?
 
-    @Option(parsing: .unconditional, help: "End a live run whose input sends nothing for this many seconds (default: wait).")
+    @Option(name: .customLong(O.stallTimeout.flag!), parsing: .unconditional, help: O.stallTimeout.argumentHelp())
     var stallTimeout: Double?
 
-    @Option(parsing: .unconditional, help: "End a file run in which no frame moves for this many seconds: a stuck pipeline (0 = off, default 30).")
+    @Option(name: .customLong(O.watchdog.flag!), parsing: .unconditional, help: O.watchdog.argumentHelp())
     var watchdog: Double?
 
-    @Flag(help: "No progress line.")
+    @Flag(name: .customLong(O.quiet.flag!), help: O.quiet.argumentHelp())
     var quiet = false
 
-    @Flag(help: ArgumentHelp("Record no statistics (no report): only to measure what recording costs.", visibility: .hidden))
+    @Flag(name: .customLong(O.noStatistics.flag!), help: O.noStatistics.argumentHelp(visibility: .hidden))
     var noStatistics = false
 
-    @Flag(help: ArgumentHelp(
-        "An interrupted run keeps its video, events, subtitles, timeline and report as NAME.partial (batch children).",
-        visibility: .hidden))
+    @Flag(name: .customLong(O.keepPartialOnInterrupt.flag!), help: O.keepPartialOnInterrupt.argumentHelp(visibility: .hidden))
     var keepPartialOnInterrupt = false
+
+    /// Every option given, as `run` arguments (`--pool-size 3`, `--stamp`, `--no-reconnect`), in the schema's terms:
+    /// what batch passes on to every file and what it refuses comes from each option's ``OptionSpec/batch``.
+    var given: [(option: OptionSpec, arguments: [String])] {
+        func value(_ option: OptionSpec, _ value: (some CustomStringConvertible)?) -> (OptionSpec, [String])? {
+            value.map { (option, [option.cliName!, $0.description]) }
+        }
+        func flag(_ option: OptionSpec, _ isSet: Bool) -> (OptionSpec, [String])? {
+            isSet ? (option, [option.cliName!]) : nil
+        }
+        let all: [(OptionSpec, [String])?] = [
+            value(O.input, input), value(O.output, output), value(O.poolSize, poolSize),
+            value(O.backpressure, backpressure), value(O.analysisInterval, analysisInterval),
+            value(O.syncAnalysis, syncAnalysis), value(O.detector, detector), value(O.confidence, confidence),
+            value(O.classes, classes), value(O.classNames, classNames), value(O.inputSize, inputSize),
+            value(O.speedLimits, speedLimits), value(O.textLineModel, textLineModel),
+            value(O.encoderPreset, encoderPreset), flag(O.frameStamp, stamp), value(O.annotate, annotate),
+            overlay.isEmpty ? nil : (O.overlay, overlay.flatMap { [O.overlay.cliName!, $0] }),
+            value(O.report, report), value(O.timeline, timeline), value(O.html, html), value(O.events, events),
+            value(O.subtitles, subtitles), value(O.metricsPort, metricsPort), value(O.shutdownGrace, shutdownGrace),
+            reconnect.map { (O.reconnect, [$0 ? "--reconnect" : "--no-reconnect"]) },
+            value(O.reconnectMax, reconnectMax), value(O.stallTimeout, stallTimeout), value(O.watchdog, watchdog),
+            flag(O.quiet, quiet), flag(O.noStatistics, noStatistics),
+            flag(O.keepPartialOnInterrupt, keepPartialOnInterrupt),
+        ]
+        return all.compactMap { $0 }
+    }
 
     /// The pipeline file (or the built-in demo), then flags on top.
     func makeConfiguration(pipelineFile: String?) throws(RunError) -> RunConfiguration {
-        // An empty name would be a file called "" (its partial file a hidden ".partial" in the current folder).
-        let named: [(String, String?)] = [
-            ("--input", input), ("--output", output), ("--report", report), ("--timeline", timeline), ("--html", html),
-            ("--events", events), ("--subtitles", subtitles), ("--class-names", classNames),
-            ("--text-line-model", textLineModel),
-        ]
-        for case (let flag, let value?) in named where value.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .invalidConfiguration(file: nil, key: flag, problem: "is empty; give a file name")
-        }
+        // Every value given is checked against the schema first: its range, its choices, and that a file name is not
+        // empty (an empty name would be a file called "", its partial file a hidden ".partial").
+        try check(given)
         var configuration: RunConfiguration
         if let pipelineFile {
             configuration = try PipelineFile.load(pipelineFile, inputOverride: input)
@@ -126,34 +146,11 @@ struct RunOptions: ParsableArguments {
             configuration = try DemoPipeline.configuration()
         }
         if let output { configuration.output = try OutputTarget(parsing: output) }
-        if let poolSize {
-            guard (1...64).contains(poolSize) else {
-                throw .invalidConfiguration(file: nil, key: "--pool-size", problem: "\(poolSize) is out of range; allowed 1…64")
-            }
-            configuration.poolCapacity = poolSize
-        }
-        if let backpressure {
-            guard ["auto", "block", "drop"].contains(backpressure) else {
-                throw .invalidConfiguration(file: nil, key: "--backpressure", problem: "'\(backpressure)' is not allowed; use auto, block or drop")
-            }
-            configuration.backpressure = BackpressurePolicy(rawValue: backpressure)
-        }
-        if let analysisInterval {
-            configuration.analysisInterval = try RunCommand.seconds(
-                analysisInterval, key: "--analysis-interval", in: 0...3600)
-        }
-        if let syncAnalysis {
-            guard let mode = SyncAnalysisMode(rawValue: syncAnalysis) else {
-                throw .invalidConfiguration(file: nil, key: "--sync-analysis", problem: "'\(syncAnalysis)' is not allowed; use auto, on or off")
-            }
-            configuration.syncAnalysis = mode
-        }
-        if let encoderPreset {
-            guard PipelineFile.x264Presets.contains(encoderPreset) else {
-                throw .invalidConfiguration(file: nil, key: "--encoder-preset", problem: "use one of \(PipelineFile.x264Presets.joined(separator: ", "))")
-            }
-            configuration.encoderPreset = encoderPreset
-        }
+        if let poolSize { configuration.poolCapacity = poolSize }
+        if let backpressure { configuration.backpressure = BackpressurePolicy(rawValue: backpressure) }
+        if let analysisInterval { configuration.analysisInterval = Self.duration(analysisInterval) }
+        if let syncAnalysis { configuration.syncAnalysis = SyncAnalysisMode(rawValue: syncAnalysis) ?? .auto }
+        if let encoderPreset { configuration.encoderPreset = encoderPreset }
         if let detector {
             if detector == "off" {
                 configuration.detection = nil
@@ -180,18 +177,8 @@ struct RunOptions: ParsableArguments {
                     file: nil, key: flag,
                     problem: "applies to an ONNX model only (--detector onnx:PATH); \(options.detector) has its own classes and input")
             }
-            if let inputSize {
-                guard (32...4096).contains(inputSize) else {
-                    throw .invalidConfiguration(file: nil, key: "--input-size", problem: "\(inputSize) is not within 32…4096")
-                }
-                options.inputSize = inputSize
-            }
-            if let confidence {
-                guard (0...1).contains(confidence) else {
-                    throw .invalidConfiguration(file: nil, key: "--confidence", problem: "\(confidence) is not within 0…1")
-                }
-                options.confidenceThreshold = confidence
-            }
+            if let inputSize { options.inputSize = inputSize }
+            if let confidence { options.confidenceThreshold = confidence }
             if let classes {
                 options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 // Another problem of the detector's (its cascade, its class-names file) is reported where it is set.
@@ -206,9 +193,6 @@ struct RunOptions: ParsableArguments {
             configuration.detection = options
         }
         if let speedLimits {
-            guard speedLimits == "off" || SpeedLimitOptions.regions.contains(speedLimits) else {
-                throw .invalidConfiguration(file: nil, key: "--speed-limits", problem: "'\(speedLimits)' is not allowed; use eu, us or off")
-            }
             if speedLimits == "off" {
                 configuration.speedLimits = nil
             } else {
@@ -237,34 +221,17 @@ struct RunOptions: ParsableArguments {
         configuration.htmlPath = html ?? configuration.htmlPath
         configuration.eventsPath = events ?? configuration.eventsPath
         configuration.subtitlesPath = subtitles ?? configuration.subtitlesPath
-        if let metricsPort {
-            guard (1...65535).contains(metricsPort) else {
-                throw .invalidConfiguration(file: nil, key: "--metrics-port", problem: "\(metricsPort) is not a port (1…65535)")
-            }
-            configuration.metricsPort = metricsPort
-        }
+        if let metricsPort { configuration.metricsPort = metricsPort }
         if quiet { configuration.showProgress = false }
         if keepPartialOnInterrupt { configuration.interruptedRunKeepsPartial = true }
-        if let shutdownGrace {
-            configuration.shutdownGrace = try RunCommand.seconds(shutdownGrace, key: "--shutdown-grace", in: 0...3600)
-        }
+        if let shutdownGrace { configuration.shutdownGrace = Self.duration(shutdownGrace) }
         if let reconnect {
             configuration.reconnect = reconnect
             configuration.reconnectSetIn = nil
         }
-        if let reconnectMax {
-            guard reconnectMax >= 0 else {
-                throw .invalidConfiguration(file: nil, key: "--reconnect-max", problem: "must be 0 or more attempts")
-            }
-            configuration.reconnectMaxAttempts = reconnectMax
-        }
-        if let stallTimeout {
-            configuration.stallTimeout = try RunCommand.seconds(stallTimeout, key: "--stall-timeout", in: 0.001...86_400)
-        }
-        if let watchdog {
-            configuration.watchdog =
-                watchdog == 0 ? nil : try RunCommand.seconds(watchdog, key: "--watchdog", in: 0.001...86_400)
-        }
+        if let reconnectMax { configuration.reconnectMaxAttempts = reconnectMax }
+        if let stallTimeout { configuration.stallTimeout = Self.duration(stallTimeout) }
+        if let watchdog { configuration.watchdog = watchdog == 0 ? nil : Self.duration(watchdog) }
         if noStatistics {
             guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,
                 configuration.metricsPort == nil
@@ -275,56 +242,56 @@ struct RunOptions: ParsableArguments {
         }
         return configuration
     }
+
+    /// Each value given against its option's kind and range, in the schema's words; `off` is a value of
+    /// `--detector` and `--speed-limits` beyond their kinds (the command line's way to turn a stage off).
+    private func check(_ given: [(option: OptionSpec, arguments: [String])]) throws(RunError) {
+        for (option, arguments) in given where arguments.count == 2 || option == O.overlay {
+            for value in stride(from: 1, to: arguments.count, by: 2).map({ arguments[$0] }) {
+                if value == "off", option == O.detector || option == O.speedLimits { continue }
+                let problem: String? = switch option.kind {
+                case .int: Int(value).flatMap { option.problem(with: $0) }
+                case .number: Double(value).flatMap { option.problem(with: $0) }
+                default: option.problem(with: value)
+                }
+                if let problem { throw .invalidConfiguration(file: nil, key: option.cliName!, problem: problem) }
+            }
+        }
+    }
+
+    /// Seconds, checked by the schema, as a duration (millisecond precision, as the pipeline file reads them).
+    private static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 }
 
 extension RunOptions {
-
-    /// The options given, back as `streamlens run` arguments (without the per-file ones and `--output`), so that a
-    /// batch can hand every file the same options it was given.
-    var sharedArguments: [String] {
-        var arguments: [String] = []
-        func add(_ name: String, _ value: (some CustomStringConvertible)?) {
-            if let value { arguments += [name, value.description] }
-        }
-        add("--pool-size", poolSize)
-        add("--backpressure", backpressure)
-        add("--analysis-interval", analysisInterval)
-        add("--sync-analysis", syncAnalysis)
-        add("--detector", detector)
-        add("--confidence", confidence)
-        add("--classes", classes)
-        add("--class-names", classNames)
-        add("--input-size", inputSize)
-        add("--speed-limits", speedLimits)
-        add("--text-line-model", textLineModel)
-        add("--encoder-preset", encoderPreset)
-        if stamp { arguments.append("--stamp") }
-        add("--annotate", annotate)
-        for specification in overlay { arguments += ["--overlay", specification] }
-        add("--shutdown-grace", shutdownGrace)
-        if let reconnect { arguments.append(reconnect ? "--reconnect" : "--no-reconnect") }
-        add("--reconnect-max", reconnectMax)
-        add("--stall-timeout", stallTimeout)
-        add("--watchdog", watchdog)
-        return arguments
-    }
+    /// The options given that batch passes on to every file's run (`OptionSpec.BatchUse.shared`).
+    var sharedArguments: [String] { given.filter { $0.option.batch == .shared }.flatMap(\.arguments) }
 
     /// The first per-file option given (`--input`, `--report`, `--events`, `--subtitles`), if any: a batch names
     /// those files itself.
-    var firstPerFileOption: String? {
-        let given: [(String, Bool)] = [
-            ("--input", input != nil), ("--report", report != nil), ("--events", events != nil),
-            ("--subtitles", subtitles != nil),
-        ]
-        return given.first { $0.1 }?.0
-    }
+    var firstPerFileOption: String? { given.first { $0.option.batch == .perFile }?.option.cliName }
 
     /// The first option given that only one run can use (`--timeline`, `--html`, `--metrics-port`): every file of a
     /// batch would write the same file or serve on the same port.
-    var firstSingleRunOption: String? {
-        let given: [(String, Bool)] = [
-            ("--timeline", timeline != nil), ("--html", html != nil), ("--metrics-port", metricsPort != nil),
-        ]
-        return given.first { $0.1 }?.0
+    var firstSingleRunOption: String? { given.first { $0.option.batch == .singleRun }?.option.cliName }
+}
+
+extension OptionSpec {
+    /// The command line's help: the schema's text, the default (or what happens without the option) and the values.
+    func argumentHelp(visibility: ArgumentVisibility = .default) -> ArgumentHelp {
+        var text = help
+        if let defaultValue, kind != .flag {
+            text += " (default: \(defaultValue))"
+        } else if let unset {
+            text += " (default: \(unset))"
+        }
+        let valueName: String? = switch kind {
+        case .choice(let words): words.joined(separator: "|")
+        case .int: "N"
+        case .number: unit == "s" ? "SECONDS" : "X"
+        case .path: "FILE"
+        case .text, .flag, .bool, .section: nil
+        }
+        return ArgumentHelp(text, valueName: valueName, visibility: visibility)
     }
 }

@@ -78,7 +78,7 @@ import Testing
         (["--detector", "yolo"], 2, "unknown detector 'yolo'"),
         (["--confidence", "0.4"], 2, "needs --detector"),
         (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),
-        (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is not within 32…4096"),
+        (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is out of range; allowed 32…4096"),
     ])
     func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {
         let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3"] + arguments)

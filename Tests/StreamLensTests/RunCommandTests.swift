@@ -486,7 +486,7 @@ struct Report {
         (["run", "--input", "videotestsrc num-buffers=1", "--backpressure", "maybe"], 2, "'maybe' is not allowed"),
         (["run", "--input", "videotestsrc num-buffers=1", "--pool-size", "0"], 2, "out of range"),
         (["run", "--input", "videotestsrc num-buffers=1", "--sync-analysis", "always"], 2,
-         "'--sync-analysis': 'always' is not allowed; use auto, on or off"),
+         "'--sync-analysis': 'always' is not allowed; use one of: auto, on, off"),
         (["run", "--input", "file:///no/such/clip.mp4"], 1, "input 'file:///no/such/clip.mp4' could not be opened"),
         (["run", "--input", "/dev/video99"], 1, "input '/dev/video99' could not be opened"),
     ])

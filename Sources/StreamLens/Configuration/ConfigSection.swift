@@ -1,3 +1,4 @@
+import StreamLensOptions
 import Yams
 
 /// A mapping in a pipeline file, read with checks: every key must be known, every value of the expected type and
@@ -154,4 +155,68 @@ public struct ConfigSection {
         }
         return result
     }
+}
+
+// MARK: - Reading an option of the schema
+
+extension ConfigSection {
+    /// The keys the schema allows here (`OptionSchema.keys(under:)`), list indexes ignored.
+    var schemaKeys: [String] { OptionSchema.keys(under: schemaPath) }
+
+    /// This section's path as the schema writes keys: `stages.overlays[2]` is `stages.overlays`.
+    private var schemaPath: String {
+        path.split(separator: ".").map { $0.split(separator: "[").first.map(String.init) ?? "" }.joined(separator: ".")
+    }
+
+    /// The key of `option` in this section; a programming error when the option lives elsewhere.
+    private func name(of option: OptionSpec) -> String {
+        guard let key = option.key, let name = option.keyName, key == (schemaPath.isEmpty ? name : "\(schemaPath).\(name)")
+        else { preconditionFailure("\(option.key ?? "?") is not a key of '\(schemaPath)'") }
+        return name
+    }
+
+    /// The subsection `key`, with the keys the schema lists under it.
+    func section(_ key: String) throws(RunError) -> ConfigSection? {
+        try section(key, keys: OptionSchema.keys(under: schemaPath.isEmpty ? key : "\(schemaPath).\(key)"))
+    }
+
+    /// The list of subsections `key` (`stages.overlays`), each with the keys the schema lists under it.
+    func sections(_ key: String) throws(RunError) -> [ConfigSection]? {
+        try sections(key, keys: OptionSchema.keys(under: schemaPath.isEmpty ? key : "\(schemaPath).\(key)"))
+    }
+
+    func int(_ option: OptionSpec) throws(RunError) -> Int? {
+        let key = name(of: option)
+        guard let node = mapping[key] else { return nil }
+        guard let value = node.int else { throw problem(key, "expected a whole number, got '\(node.string ?? "?")'") }
+        if let problem = option.problem(with: value) { throw self.problem(key, problem) }
+        return value
+    }
+
+    func double(_ option: OptionSpec) throws(RunError) -> Double? {
+        let key = name(of: option)
+        guard let node = mapping[key] else { return nil }
+        guard let value = node.float ?? node.int.map(Double.init) else {
+            throw problem(key, "expected a number, got '\(node.string ?? "?")'")
+        }
+        if let problem = option.problem(with: value) { throw self.problem(key, problem) }
+        return value
+    }
+
+    /// A number of seconds as a Duration (millisecond precision).
+    func duration(_ option: OptionSpec) throws(RunError) -> Duration? {
+        try double(option).map { .milliseconds(Int64(($0 * 1000).rounded())) }
+    }
+
+    func bool(_ option: OptionSpec) throws(RunError) -> Bool? { try bool(name(of: option)) }
+
+    /// Text of an option whose kind checks it (a choice, a file name); free text as it is.
+    func string(_ option: OptionSpec) throws(RunError) -> String? {
+        let key = name(of: option)
+        guard let value = try string(key) else { return nil }
+        if let problem = option.problem(with: value) { throw self.problem(key, problem) }
+        return value
+    }
+
+    func strings(_ option: OptionSpec) throws(RunError) -> [String]? { try strings(name(of: option)) }
 }

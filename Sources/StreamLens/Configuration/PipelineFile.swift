@@ -2,6 +2,7 @@ import Foundation
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensDetection
+import StreamLensOptions
 
 /// A pipeline file (`pipelines/*.yaml`): source, pool, analysis, stages, sink and report of a run.
 ///
@@ -18,8 +19,6 @@ import StreamLensDetection
 /// ```
 /// Relative paths in the file are relative to the current directory, like flags.
 public enum PipelineFile {
-    static let topLevelKeys = ["source", "pool", "analysis", "stages", "sink", "report"]
-
     /// Reads `path` into a configuration. The source may be left out when `--input` gives it.
     public static func load(_ path: String, inputOverride: String? = nil) throws(RunError) -> RunConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -35,13 +34,14 @@ public enum PipelineFile {
         return try parse(text, file: path, inputOverride: inputOverride)
     }
 
-    /// Parses pipeline-file text.
+    /// Parses pipeline-file text. Keys, ranges and defaults are the option schema's (`OptionSchema`).
     public static func parse(_ text: String, file: String, inputOverride: String? = nil) throws(RunError) -> RunConfiguration {
+        typealias O = OptionSchema
         let root = try ConfigSection.parse(text, file: file)
-        try root.rejectUnknownKeys(topLevelKeys)
+        try root.rejectUnknownKeys(root.schemaKeys)
 
-        let source = try root.section("source", keys: ["input", "reconnect", "reconnect_max", "stall_timeout"])
-        let fileInput = try source?.path("input")
+        let source = try root.section("source")
+        let fileInput = try source?.string(O.input)
         guard let inputText = inputOverride ?? fileInput else {
             throw .invalidConfiguration(file: file, key: "source.input", problem: "no input; set it here or pass --input")
         }
@@ -51,56 +51,52 @@ public enum PipelineFile {
             configuration.inputSetIn = ConfigLocation(file: source.file, key: source.fullKey("input"))
         }
         if let source {
-            configuration.reconnect = try source.bool("reconnect")
+            configuration.reconnect = try source.bool(O.reconnect)
             if configuration.reconnect == true {
                 configuration.reconnectSetIn = ConfigLocation(file: source.file, key: source.fullKey("reconnect"))
             }
-            configuration.reconnectMaxAttempts = try source.int("reconnect_max", in: 0...1_000_000)
-            configuration.stallTimeout = try source.duration("stall_timeout", in: 0.001...86_400)
+            configuration.reconnectMaxAttempts = try source.int(O.reconnectMax)
+            configuration.stallTimeout = try source.duration(O.stallTimeout)
         }
 
-        if let pool = try root.section("pool", keys: ["size", "backpressure"]) {
-            configuration.poolCapacity = try pool.int("size", in: 1...64) ?? configuration.poolCapacity
-            if let policy = try pool.choice("backpressure", ["auto", "block", "drop"]) {
+        if let pool = try root.section("pool") {
+            configuration.poolCapacity = try pool.int(O.poolSize) ?? configuration.poolCapacity
+            if let policy = try pool.string(O.backpressure) {
                 configuration.backpressure = BackpressurePolicy(rawValue: policy)
             }
         }
-        if let analysis = try root.section("analysis", keys: ["interval", "sync"]) {
-            configuration.analysisInterval = try analysis.duration("interval", in: 0...3600)
-            if let sync = try analysis.choice("sync", SyncAnalysisMode.allCases.map(\.rawValue)) {
+        if let analysis = try root.section("analysis") {
+            configuration.analysisInterval = try analysis.duration(O.analysisInterval)
+            if let sync = try analysis.string(O.syncAnalysis) {
                 configuration.syncAnalysis = SyncAnalysisMode(rawValue: sync) ?? .auto
             }
         }
-        if let stages = try root.section("stages", keys: StageOptions.keys) {
+        if let stages = try root.section("stages") {
             try StageOptions.read(stages, into: &configuration)
         }
-        if let sink = try root.section("sink", keys: ["output", "encoder_preset"]) {
-            if let output = try sink.path("output") {
+        if let sink = try root.section("sink") {
+            if let output = try sink.string(O.output) {
                 do { configuration.output = try OutputTarget(parsing: output) } catch {
                     throw sink.problem("output", error.description)
                 }
                 configuration.outputSetIn = ConfigLocation(file: sink.file, key: sink.fullKey("output"))
             }
-            configuration.encoderPreset = try sink.choice("encoder_preset", x264Presets) ?? configuration.encoderPreset
+            configuration.encoderPreset = try sink.string(O.encoderPreset) ?? configuration.encoderPreset
         }
-        if let report = try root.section(
-            "report", keys: ["json", "timeline", "html", "events", "subtitles", "progress", "metrics_port"])
-        {
-            configuration.reportPath = try report.path("json")
-            configuration.timelinePath = try report.path("timeline")
-            configuration.htmlPath = try report.path("html")
-            configuration.eventsPath = try report.path("events")
-            configuration.subtitlesPath = try report.path("subtitles")
-            configuration.showProgress = try report.bool("progress") ?? configuration.showProgress
-            configuration.metricsPort = try report.int("metrics_port", in: 1...65535)
+        if let report = try root.section("report") {
+            configuration.reportPath = try report.string(O.report)
+            configuration.timelinePath = try report.string(O.timeline)
+            configuration.htmlPath = try report.string(O.html)
+            configuration.eventsPath = try report.string(O.events)
+            configuration.subtitlesPath = try report.string(O.subtitles)
+            configuration.showProgress = try report.bool(O.progress) ?? configuration.showProgress
+            configuration.metricsPort = try report.int(O.metricsPort)
         }
         return configuration
     }
 
     /// x264's speed presets.
-    public static let x264Presets = [
-        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
-    ]
+    public static let x264Presets = OptionSchema.x264Presets
 }
 
 /// The `stages` section: which stages run and how.
@@ -115,22 +111,11 @@ public enum PipelineFile {
 ///   overlay_cache: 5
 /// ```
 enum StageOptions {
-    static let keys = ["frame_stamp", "detector", "speed_limits", "annotations", "overlays", "overlay_cache"]
-    static let detectorKeys = [
-        "backend", "confidence", "iou", "input_size", "class_names", "classes", "exclude", "interval",
-        "every_nth_frame", "budget", "max_concurrent", "max_age", "max_missed", "smoothing", "primary_subject",
-        "analysis_width",
-    ]
-    static let speedLimitKeys = ["region", "confidence", "expiry", "interval", "text_line_model"]
-    static let annotationKeys = ["boxes", "labels", "speed_limit_badge", "hud", "spotlight", "sources"]
-    static let overlayKeys = [
-        "clip", "when", "at", "size", "margin", "scale", "min_width", "max_width", "min_confidence", "fade_in",
-        "fade_out", "max_instances", "max_age", "opacity",
-    ]
+    typealias O = OptionSchema
 
     static func read(_ stages: ConfigSection, into configuration: inout RunConfiguration) throws(RunError) {
-        configuration.frameStamp = try stages.bool("frame_stamp") ?? configuration.frameStamp
-        configuration.overlayCacheCapacity = try stages.int("overlay_cache", in: 1...64) ?? configuration.overlayCacheCapacity
+        configuration.frameStamp = try stages.bool(O.frameStamp) ?? configuration.frameStamp
+        configuration.overlayCacheCapacity = try stages.int(O.overlayCache) ?? configuration.overlayCacheCapacity
         // `detector: false` and `annotations: false|true` read like `speed_limits: false|true`; a bare
         // `detector: true` says nothing about which detector.
         if let enabled = try? stages.bool("detector") {
@@ -140,20 +125,20 @@ enum StageOptions {
                     "say which detector: { backend: hog | cascade:NAME|PATH | onnx:PATH }, or false for none")
             }
             configuration.detection = nil
-        } else if let detector = try stages.section("detector", keys: detectorKeys) {
+        } else if let detector = try stages.section("detector") {
             configuration.detection = try detectionOptions(detector)
             configuration.detectionSetIn = ConfigLocation(file: detector.file, key: detector.path)
         }
         if stages.contains("speed_limits") {
             if let enabled = try? stages.bool("speed_limits") {
                 configuration.speedLimits = enabled ? SpeedLimitOptions() : nil
-            } else if let section = try stages.section("speed_limits", keys: speedLimitKeys) {
+            } else if let section = try stages.section("speed_limits") {
                 var options = SpeedLimitOptions()
-                options.region = try section.choice("region", SpeedLimitOptions.regions) ?? options.region
-                options.minimumConfidence = try section.double("confidence", in: 0...1) ?? options.minimumConfidence
-                options.expiry = try section.duration("expiry", in: 0.001...86_400) ?? options.expiry
-                options.interval = try section.duration("interval", in: 0...3600)
-                options.textLineModel = try section.path("text_line_model")
+                options.region = try section.string(O.speedLimits) ?? options.region
+                options.minimumConfidence = try section.double(O.signConfidence) ?? options.minimumConfidence
+                options.expiry = try section.duration(O.signExpiry) ?? options.expiry
+                options.interval = try section.duration(O.signInterval)
+                options.textLineModel = try section.string(O.textLineModel)
                 configuration.speedLimits = options
                 configuration.speedLimitsSetIn = ConfigLocation(file: section.file, key: section.path)
             }
@@ -162,66 +147,66 @@ enum StageOptions {
             configuration.annotations = enabled
                 ? AnnotationConfiguration()
                 : AnnotationConfiguration(boxes: false, labels: false, speedLimitBadge: "off", hud: "off")
-        } else if let annotations = try stages.section("annotations", keys: annotationKeys) {
+        } else if let annotations = try stages.section("annotations") {
             configuration.annotations = AnnotationConfiguration(
-                boxes: try annotations.bool("boxes"), labels: try annotations.bool("labels"),
-                speedLimitBadge: try annotations.choice("speed_limit_badge", corners),
-                hud: try annotations.choice("hud", corners), spotlight: try annotations.double("spotlight", in: 0...1),
-                sources: try annotations.strings("sources"))
+                boxes: try annotations.bool(O.boxes), labels: try annotations.bool(O.labels),
+                speedLimitBadge: try annotations.string(O.badge), hud: try annotations.string(O.hud),
+                spotlight: try annotations.double(O.spotlight), sources: try annotations.strings(O.annotationSources))
         }
-        for overlay in try stages.sections("overlays", keys: overlayKeys) ?? [] {
-            guard let clip = try overlay.path("clip") else { throw overlay.problem("clip", "every overlay needs a clip file") }
+        for overlay in try stages.sections("overlays") ?? [] {
+            guard let clip = try overlay.string(O.overlayClip) else {
+                throw overlay.problem("clip", "every overlay needs a clip file")
+            }
             var rule = OverlayRuleConfiguration(
                 // `at` and `size` may be written "x,y" or as a list [x, y].
-                clip: clip, when: try overlay.string("when"), at: try overlay.strings("at")?.joined(separator: ","),
-                size: try overlay.strings("size")?.joined(separator: ","))
-            rule.margin = try overlay.int("margin", in: 0...10_000)
-            rule.scale = try overlay.double("scale", in: 0.01...100)
-            rule.minWidth = try overlay.int("min_width", in: 2...8192)
-            rule.maxWidth = try overlay.int("max_width", in: 2...8192)
-            rule.minConfidence = try overlay.double("min_confidence", in: 0...1)
-            rule.fadeIn = try overlay.double("fade_in", in: 0...60)
-            rule.fadeOut = try overlay.double("fade_out", in: 0...60)
-            rule.maxInstances = try overlay.int("max_instances", in: 1...256)
-            rule.maxAge = try overlay.double("max_age", in: 0...86_400)
-            rule.opacity = try overlay.double("opacity", in: 0...1)
+                clip: clip, when: try overlay.string(O.overlayWhen),
+                at: try overlay.strings(O.overlayAt)?.joined(separator: ","),
+                size: try overlay.strings(O.overlaySize)?.joined(separator: ","))
+            rule.margin = try overlay.int(O.overlayMargin)
+            rule.scale = try overlay.double(O.overlayScale)
+            rule.minWidth = try overlay.int(O.overlayMinWidth)
+            rule.maxWidth = try overlay.int(O.overlayMaxWidth)
+            rule.minConfidence = try overlay.double(O.overlayMinConfidence)
+            rule.fadeIn = try overlay.double(O.overlayFadeIn)
+            rule.fadeOut = try overlay.double(O.overlayFadeOut)
+            rule.maxInstances = try overlay.int(O.overlayMaxInstances)
+            rule.maxAge = try overlay.double(O.overlayMaxAge)
+            rule.opacity = try overlay.double(O.overlayOpacity)
             do { configuration.overlays.append(try rule.makeRule()) } catch {
                 throw .invalidConfiguration(file: overlay.file, key: overlay.path, problem: error.description)
             }
         }
     }
 
-    static let corners = FrameCorner.allCases.map(\.rawValue) + ["off"]
-
     /// `stages.detector`: backend and options of object detection.
     static func detectionOptions(_ section: ConfigSection) throws(RunError) -> ObjectDetectionOptions {
-        guard let backend = try section.string("backend") else {
+        guard let backend = try section.string(O.detector) else {
             throw section.problem("backend", "say which detector: hog, cascade:NAME|PATH or onnx:PATH")
         }
         var options: ObjectDetectionOptions
         do { options = ObjectDetectionOptions(detector: try DetectorSpec(parsing: backend)) } catch {
             throw section.problem("backend", "\(error)")
         }
-        options.confidenceThreshold = try section.double("confidence", in: 0...1) ?? options.confidenceThreshold
-        options.nmsThreshold = try section.double("iou", in: 0...1) ?? options.nmsThreshold
-        options.inputSize = try section.int("input_size", in: 32...4096) ?? options.inputSize
-        options.classNamesPath = try section.path("class_names")
-        options.allowedClasses = try section.strings("classes") ?? []
-        options.deniedClasses = try section.strings("exclude") ?? []
+        options.confidenceThreshold = try section.double(O.confidence) ?? options.confidenceThreshold
+        options.nmsThreshold = try section.double(O.iou) ?? options.nmsThreshold
+        options.inputSize = try section.int(O.inputSize) ?? options.inputSize
+        options.classNamesPath = try section.string(O.classNames)
+        options.allowedClasses = try section.strings(O.classes) ?? []
+        options.deniedClasses = try section.strings(O.exclude) ?? []
         do { try ObjectDetectionSetup.checkClassFilter(options) } catch let error as DetectionError {
             if case .unknownClass(let name, _) = error {
                 throw section.problem(options.allowedClasses.contains(name) ? "classes" : "exclude", "\(error)")
             }
         } catch {}
-        options.interval = try section.duration("interval", in: 0...3600) ?? options.interval
-        options.everyNthFrame = try section.int("every_nth_frame", in: 1...10_000)
-        options.latencyBudget = try section.duration("budget", in: 0.001...60) ?? options.latencyBudget
-        options.maxConcurrent = try section.int("max_concurrent", in: 1...1000) ?? options.maxConcurrent
-        options.maxAge = try section.duration("max_age", in: 0.001...86_400) ?? options.maxAge
-        options.maxMissedAnalyses = try section.int("max_missed", in: 0...1000) ?? options.maxMissedAnalyses
-        options.smoothing = try section.double("smoothing", in: 0.001...1) ?? options.smoothing
-        options.primarySubject = try section.bool("primary_subject") ?? options.primarySubject
-        options.analysisWidth = try section.int("analysis_width", in: 64...8192)
+        options.interval = try section.duration(O.detectorInterval) ?? options.interval
+        options.everyNthFrame = try section.int(O.everyNthFrame)
+        options.latencyBudget = try section.duration(O.budget) ?? options.latencyBudget
+        options.maxConcurrent = try section.int(O.maxConcurrent) ?? options.maxConcurrent
+        options.maxAge = try section.duration(O.maxAge) ?? options.maxAge
+        options.maxMissedAnalyses = try section.int(O.maxMissed) ?? options.maxMissedAnalyses
+        options.smoothing = try section.double(O.smoothing) ?? options.smoothing
+        options.primarySubject = try section.bool(O.primarySubject) ?? options.primarySubject
+        options.analysisWidth = try section.int(O.analysisWidth)
         return options
     }
 }
