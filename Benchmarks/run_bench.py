@@ -79,7 +79,7 @@ def jobs(tmp):
                                               "--output", f"{x264}{tmp}/sl-nodet.mp4", "--annotate", "boxes,labels"]),
         ],
         # The same job as GStreamer elements in a gst-launch pipeline (issue 11): detection waits for its thread on a
-        # file (sync-analysis=true) exactly as the command line does, and the same annotator draws boxes and labels.
+        # file (sync-analysis=on) exactly as the command line does, and the same annotator draws boxes and labels.
         "plugin": [
             ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--quiet", "--output", f"{x264}{tmp}/sl-cli.mp4",
                             "--detector", "hog"]),
@@ -88,12 +88,12 @@ def jobs(tmp):
             ("gst-launch + streamlens elements",
              ["env", f"GST_PLUGIN_PATH={PLUGIN_DIR}"]
              + gst(f"filesrc location={CLIP} ! decodebin ! queue max-size-buffers=3 ! videoconvert "
-                   f"! video/x-raw,format=I420 ! streamlensdetect detector=hog sync-analysis=true ! streamlensannotate "
+                   f"! video/x-raw,format=I420 ! streamlensdetect detector=hog sync-analysis=on ! streamlensannotate "
                    f"! queue ! {x264}{tmp}/gst-el.mp4")),
             ("gst-launch + streamlens elements, no queues",
              ["env", f"GST_PLUGIN_PATH={PLUGIN_DIR}"]
              + gst(f"filesrc location={CLIP} ! decodebin ! videoconvert ! video/x-raw,format=I420 "
-                   f"! streamlensdetect detector=hog sync-analysis=true ! streamlensannotate "
+                   f"! streamlensdetect detector=hog sync-analysis=on ! streamlensannotate "
                    f"! {x264}{tmp}/gst-el-nq.mp4")),
         ],
         # The whole dashcam job of issue 13 against the bare decode → encode of the same clip: sign reading and HOG

@@ -26,7 +26,8 @@ fi
 logo=""
 [[ -f "$overlay" ]] && logo="! streamlensoverlay location=$overlay anchor=bottom-right opacity=0.8"
 
-# The detector never blocks a live stream (sync-analysis=false): a frame due while it is busy goes on unanalysed.
+# The detector never blocks a live stream (sync-analysis=auto sees a live source and does not wait): a frame due
+# while it is busy goes on unanalysed.
 # The statistics come after the leaky queue: frames it throws away when the encoder falls behind show there as gaps
 # (missing frames) and the encoder's slowness as backpressure; before it, they would pass for output.
 # shellcheck disable=SC2086

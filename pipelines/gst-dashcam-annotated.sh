@@ -18,13 +18,14 @@ if ! gst-inspect-1.0 streamlens >/dev/null 2>&1; then
 fi
 mkdir -p "$(dirname "$output")" "$(dirname "$report")"
 
-# sync-analysis=true: a file waits for its analysis, so every frame due is analysed (as the command line does). The
+# sync-analysis is auto: upstream is a file, not live, so frames wait for their analysis and every frame due is
+# analysed (as the command line does). The
 # queues give decoding and encoding threads of their own (the command line's frame pool and output): the decoder
 # runs ahead while the detector is busy.
 gst-launch-1.0 -m -e \
   filesrc location="$input" ! decodebin ! queue max-size-buffers=3 ! videoconvert ! video/x-raw,format=I420 \
-  ! streamlenssigns region=eu sync-analysis=true \
-  ! streamlensdetect detector=hog sync-analysis=true \
+  ! streamlenssigns region=eu \
+  ! streamlensdetect detector=hog \
   ! streamlensannotate badge=top-right hud=top-left \
   ! streamlensstats report="$report" interval=0 \
   ! queue ! x264enc speed-preset=ultrafast ! mp4mux ! filesink location="$output" \

@@ -29,7 +29,7 @@ REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEDIA = os.environ.get("STREAMLENS_MEDIA", os.path.join(REPOSITORY, ".media-cache", "media"))
 DEFAULT_PIPELINE = (
     f"filesrc location={os.path.join(MEDIA, 'bikes.mp4')} ! decodebin ! videoconvert ! video/x-raw,format=I420 "
-    "! streamlenssigns sync-analysis=true ! streamlensdetect sync-analysis=true name=metas ! fakesink"
+    "! streamlenssigns sync-analysis=on ! streamlensdetect sync-analysis=on name=metas ! fakesink"
 )
 
 

@@ -77,3 +77,7 @@ GstClockTime slx_sample_stream_time(GstSample *sample, GstClockTime pts) {
     guint64 stream_time = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts);
     return GST_CLOCK_TIME_IS_VALID(stream_time) ? stream_time : pts;
 }
+
+GParamFlags slx_element_property_flags(void) {
+    return (GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GST_PARAM_MUTABLE_READY | GST_PARAM_DOC_SHOW_DEFAULT);
+}

@@ -39,21 +39,6 @@ GType gst_streamlens_annotate_get_type (void);
 GType gst_streamlens_overlay_get_type (void);
 GType gst_streamlens_stats_get_type (void);
 
-// Property flags of every StreamLens property: read at start, so changes apply from the next READY→PAUSED.
-#define STREAMLENS_PARAM_FLAGS \
-  (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY | \
-   GST_PARAM_DOC_SHOW_DEFAULT)
-
-// Installs one property (GParamSpec of the named type) with STREAMLENS_PARAM_FLAGS.
-void streamlens_install_string (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
-    const gchar *blurb, const gchar *default_value);
-void streamlens_install_double (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
-    const gchar *blurb, gdouble minimum, gdouble maximum, gdouble default_value);
-void streamlens_install_int (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
-    const gchar *blurb, gint minimum, gint maximum, gint default_value);
-void streamlens_install_boolean (GObjectClass *klass, guint id, const gchar *name, const gchar *nick,
-    const gchar *blurb, gboolean default_value);
-
 // GObject property accessors that forward to the Swift logic of a GstStreamLensFilter or GstStreamLensStats.
 void streamlens_filter_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec);
 void streamlens_filter_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec);

@@ -119,35 +119,3 @@ gst_streamlens_filter_init (GstStreamLensFilter *self)
   // Dropping late frames is the sink's decision, counted there; the elements never drop on QoS themselves.
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), FALSE);
 }
-
-void
-streamlens_install_string (GObjectClass *klass, guint id, const gchar *name, const gchar *nick, const gchar *blurb,
-    const gchar *default_value)
-{
-  g_object_class_install_property (klass, id,
-      g_param_spec_string (name, nick, blurb, default_value, STREAMLENS_PARAM_FLAGS));
-}
-
-void
-streamlens_install_double (GObjectClass *klass, guint id, const gchar *name, const gchar *nick, const gchar *blurb,
-    gdouble minimum, gdouble maximum, gdouble default_value)
-{
-  g_object_class_install_property (klass, id,
-      g_param_spec_double (name, nick, blurb, minimum, maximum, default_value, STREAMLENS_PARAM_FLAGS));
-}
-
-void
-streamlens_install_int (GObjectClass *klass, guint id, const gchar *name, const gchar *nick, const gchar *blurb,
-    gint minimum, gint maximum, gint default_value)
-{
-  g_object_class_install_property (klass, id,
-      g_param_spec_int (name, nick, blurb, minimum, maximum, default_value, STREAMLENS_PARAM_FLAGS));
-}
-
-void
-streamlens_install_boolean (GObjectClass *klass, guint id, const gchar *name, const gchar *nick, const gchar *blurb,
-    gboolean default_value)
-{
-  g_object_class_install_property (klass, id,
-      g_param_spec_boolean (name, nick, blurb, default_value, STREAMLENS_PARAM_FLAGS));
-}

@@ -25,5 +25,5 @@ streamlens_plugin_register_elements (GstPlugin *plugin)
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, streamlens,
     "StreamLens video analytics: object detection, speed-limit signs, annotations, looping overlays, statistics",
-    streamlens_plugin_register_elements, STREAMLENS_PLUGIN_VERSION, GST_LICENSE_UNKNOWN, "StreamLens",
+    streamlens_plugin_register_elements, STREAMLENS_PLUGIN_VERSION, "Apache 2.0", "StreamLens",
     "StreamLens")

@@ -19,8 +19,6 @@ G_DEFINE_TYPE (GstStreamLensStats, gst_streamlens_stats, GST_TYPE_BASE_TRANSFORM
 
 #define GST_STREAMLENS_STATS(obj) ((GstStreamLensStats *) (obj))
 
-enum { STATS_PROP_0, STATS_PROP_REPORT, STATS_PROP_INTERVAL, STATS_PROP_METRICS_PORT, STATS_PROP_STALL_THRESHOLD };
-
 static void
 gst_streamlens_stats_finalize (GObject *object)
 {
@@ -114,16 +112,7 @@ gst_streamlens_stats_class_init (GstStreamLensStatsClass *klass)
   transform_class->sink_event = GST_DEBUG_FUNCPTR (gst_streamlens_stats_sink_event);
   transform_class->passthrough_on_same_caps = TRUE;
 
-  streamlens_install_string (object_class, STATS_PROP_REPORT, "report", "Report",
-      "Write the run report (JSON, schema version 1: frames and drops by cause, jitter, latency, stalls) to this "
-      "path at end-of-stream or when the element stops", NULL);
-  streamlens_install_double (object_class, STATS_PROP_INTERVAL, "interval", "Message interval",
-      "Seconds between \"streamlens-stats\" element messages on the bus; 0 posts none", 0.0, 3600.0, 1.0);
-  streamlens_install_int (object_class, STATS_PROP_METRICS_PORT, "metrics-port", "Metrics port",
-      "Serve Prometheus metrics on this loopback port while running; 0 serves none", 0, 65535, 0);
-  streamlens_install_double (object_class, STATS_PROP_STALL_THRESHOLD, "stall-threshold", "Stall threshold",
-      "Seconds without a buffer (while downstream is not blocking) after which the source counts as stalled",
-      0.01, 3600.0, 1.0);
+  streamlens_install_properties (object_class, "streamlensstats");
 
   gst_element_class_set_static_metadata (element_class, "StreamLens statistics", "Filter/Analyzer/Video",
       "Passes video through and records what happened to every frame: drops (late at the sink, from QoS) and "

@@ -33,7 +33,7 @@ import Testing
         let folder = try PluginHarness.temporaryFolder()
         let output = folder.appendingPathComponent("annotated.i420")
         let recording = try await PluginHarness.readMetas(
-            "\(try await Self.vtestSource()) ! streamlensdetect name=metas detector=hog sync-analysis=true "
+            "\(try await Self.vtestSource()) ! streamlensdetect name=metas detector=hog sync-analysis=on "
                 + "! streamlensannotate labels=false ! filesink location=\(output.path)")
         #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
         #expect(recording.buffers.count == Self.frames)
@@ -93,7 +93,7 @@ import Testing
         #expect(free.buffers.count == 60)
 
         let waiting = try await PluginHarness.readMetas(
-            "\(source) ! streamlensdetect name=metas interval=0 sync-analysis=true ! fakesink sync=false")
+            "\(source) ! streamlensdetect name=metas interval=0 sync-analysis=on ! fakesink sync=false")
         let waitingCounts = try #require(waiting.messages(named: "streamlens-analysis").first)
         // Asked to wait, the element hands every frame to the detector (and holds the stream to do so).
         #expect(waitingCounts["skipped"] as? Int == 0)

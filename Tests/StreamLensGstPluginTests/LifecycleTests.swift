@@ -7,7 +7,7 @@ import Testing
     /// All five elements in one pipeline, on a sign clip converted to NV12.
     static func everyElement(report: String) throws -> String {
         "\(try PluginHarness.signClipSource(SignsElementTests.clip)) ! videoconvert ! video/x-raw,format=NV12 "
-            + "! streamlenssigns sync-analysis=true ! streamlensdetect sync-analysis=true "
+            + "! streamlenssigns sync-analysis=on ! streamlensdetect sync-analysis=on "
             + "! streamlensannotate hud=top-left spotlight=0.5 "
             + "! streamlensoverlay location=\(try PluginHarness.media("overlays/gtk-logo.webm")) trigger=speed_limit "
             + "! streamlensstats report=\(report) ! fakesink"

@@ -9,11 +9,11 @@ import Testing
     static let elements: [(name: String, properties: [(String, String)])] = [
         ("streamlensdetect", [
             ("detector", #"Default: "hog""#), ("confidence", "Default:             0.5"), ("classes", #"Default: """#),
-            ("interval", "Default:             0.3"), ("sync-analysis", "Default: false"),
+            ("interval", "Default:             0.3"), ("sync-analysis", #"Default: "auto""#),
         ]),
         ("streamlenssigns", [
             ("region", #"Default: "eu""#), ("confidence", "Default:             0.7"),
-            ("interval", "Default:            0.08"), ("sync-analysis", "Default: false"), ("expiry", "Default:             180"),
+            ("interval", "Default:            0.08"), ("sync-analysis", #"Default: "auto""#), ("expiry", "Default:             180"),
             ("text-line-model", #"Default: """#),
         ]),
         ("streamlensannotate", [

@@ -11,7 +11,7 @@ import Testing
     @Test func aSignGivesOneMessageAndTheLimitRidesOnTheBuffersAfterIt() async throws {
         try PluginHarness.requirePlugin()
         let recording = try await PluginHarness.readMetas(
-            "\(try PluginHarness.signClipSource(Self.clip)) ! streamlenssigns sync-analysis=true ! fakesink")
+            "\(try PluginHarness.signClipSource(Self.clip)) ! streamlenssigns sync-analysis=on ! fakesink")
         #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
         #expect(recording.error == nil)
         let signs = recording.messages(named: "streamlens-speed-limit")
@@ -51,7 +51,7 @@ import Testing
         #expect(encoded.status == 0, "stderr: \(encoded.standardError)")
         var times: [[Double]] = []
         for source in [try PluginHarness.signClipSource(Self.clip), "filesrc location=\(mp4.path) ! qtdemux ! h264parse ! avdec_h264"] {
-            let recording = try await PluginHarness.readMetas("\(source) ! streamlenssigns sync-analysis=true ! fakesink")
+            let recording = try await PluginHarness.readMetas("\(source) ! streamlenssigns sync-analysis=on ! fakesink")
             #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
             let sign = try #require(recording.messages(named: "streamlens-speed-limit").first)
             times.append([try #require(sign["start"] as? Double), try #require(sign["end"] as? Double)])
@@ -68,7 +68,7 @@ import Testing
             gi.require_version("Gst", "1.0"); gi.require_version("GstVideo", "1.0")
             from gi.repository import Gst, GstVideo
             Gst.init(None)
-            pipeline = Gst.parse_launch(sys.argv[1] + " ! streamlenssigns sync-analysis=true ! fakesink name=sink sync=true")
+            pipeline = Gst.parse_launch(sys.argv[1] + " ! streamlenssigns sync-analysis=on ! fakesink name=sink sync=true")
             seen = []
             def probe(pad, info):
                 buffer = info.get_buffer()
@@ -96,7 +96,7 @@ import Testing
     @Test func aClipWithoutSignsPostsNoMessage() async throws {
         try PluginHarness.requirePlugin()
         let recording = try await PluginHarness.readMetas(
-            "\(try PluginHarness.signClipSource("distractor_no_entry_0")) ! streamlenssigns sync-analysis=true ! fakesink")
+            "\(try PluginHarness.signClipSource("distractor_no_entry_0")) ! streamlenssigns sync-analysis=on ! fakesink")
         #expect(recording.outcome.status == 0, "stderr: \(recording.outcome.standardError)")
         #expect(recording.messages(named: "streamlens-speed-limit").isEmpty)
         #expect(recording.buffers.allSatisfy { $0.regions.isEmpty })
@@ -106,7 +106,7 @@ import Testing
         try PluginHarness.requirePlugin()
         let folder = try PluginHarness.temporaryFolder()
         let logo = try PluginHarness.media("overlays/gtk-logo.webm")
-        let head = "\(try PluginHarness.signClipSource(Self.clip)) ! streamlenssigns sync-analysis=true "
+        let head = "\(try PluginHarness.signClipSource(Self.clip)) ! streamlenssigns sync-analysis=on "
             + "! streamlensannotate boxes=false labels=false badge=top-right"
         // The same run with and without the overlay, so the overlay's pixels are exactly the difference.
         let plain = folder.appendingPathComponent("badge.i420"), overlaid = folder.appendingPathComponent("overlay.i420")
@@ -152,7 +152,7 @@ import Testing
         // A "20" plate in the middle of the frame, visible from 0.16 s to 1.04 s.
         let result = try await PluginHarness.launch(
             "\(try PluginHarness.signClipSource("us_sign_01_20_dim", from: .unitedStates)) "
-                + "! streamlenssigns region=us sync-analysis=true "
+                + "! streamlenssigns region=us sync-analysis=on "
                 + "! streamlensannotate boxes=false labels=false badge=top-right badge-region=us "
                 + "! filesink location=\(output.path)")
         #expect(result.status == 0, "stderr: \(result.standardError)")

@@ -105,5 +105,8 @@ gboolean slx_is_base_sink(gpointer object);
 GstObject *slx_message_source(GstMessage *message);
 // GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP).
 gboolean slx_buffer_is_gap(GstBuffer *buffer);
+// G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GST_PARAM_MUTABLE_READY | GST_PARAM_DOC_SHOW_DEFAULT: the flags of every
+// StreamLens element property (read at start, so a change applies from the next READY→PAUSED).
+GParamFlags slx_element_property_flags(void);
 
 #endif

@@ -31,6 +31,9 @@ typedef enum {
 // `logic` is the object streamlens_logic_new returned (retained once); streamlens_logic_free releases it.
 // Pointers passed in are borrowed for the duration of the call.
 
+// Called from each element's class_init: installs the properties of `element` (its factory name) on `klass` from the
+// option schema (Sources/StreamLensOptions), which the command line and the pipeline file also read.
+void streamlens_install_properties(GObjectClass *klass, const gchar *element);
 // Called from instance_init: must be cheap (gst-inspect and the registry scanner create instances).
 void *streamlens_logic_new(StreamLensElementKind kind, GstElement *element);
 void streamlens_logic_free(void *logic);

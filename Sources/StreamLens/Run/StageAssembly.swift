@@ -28,15 +28,7 @@ enum StageAssembly {
 
         if var options = configuration.detection {
             if let interval = configuration.analysisInterval { options.interval = interval }
-            // Without sync, one OpenCV thread: the detector gets one core, decoding and encoding keep the other, and
-            // a slow detector cannot crowd out the video. With sync, frames wait for each analysed frame's result:
-            // the detector is on the video's critical path and may use every core (measured faster on two cores:
-            // BENCHMARKS.md, issue 13).
-            if configuration.syncAnalysis.isOn(policy: policy) {
-                OpenCVRuntime.threadCount = ProcessInfo.processInfo.activeProcessorCount
-            } else {
-                OpenCVRuntime.threadCount = 1
-            }
+            OpenCVRuntime.configure(framesWaitForResults: configuration.syncAnalysis.isOn(policy: policy))
             let built: ObjectDetectionSetup.Built
             do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
                 let setIn = configuration.detectionSetIn

@@ -93,3 +93,19 @@ public struct ElementHandle: @unchecked Sendable {
         return live != 0
     }
 }
+
+extension ElementHandle {
+    /// Whether the element's upstream is live, from a latency query on its sink pad's peer; nil when nobody
+    /// answered (no peer yet, or nothing upstream knows). Call it on the streaming thread, where upstream is linked
+    /// and answers.
+    public func upstreamIsLive() -> Bool? {
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return nil }
+        defer { gst_object_unref(pad) }
+        guard let query = gst_query_new_latency() else { return nil }
+        defer { gst_query_unref(query) }
+        guard gst_pad_peer_query(pad, query) != 0 else { return nil }
+        var live: gboolean = 0
+        gst_query_parse_latency(query, &live, nil, nil)
+        return live != 0
+    }
+}

@@ -18,6 +18,8 @@ final class DetectElement: AnalysisElement, @unchecked Sendable {
         ])
     }
 
+    override func framesWillWait(_ waiting: Bool) { OpenCVRuntime.configure(framesWaitForResults: waiting) }
+
     override func makeStage() throws(ElementSetupError) -> (stage: any AnalysisStage, schedule: any AnalysisSchedule) {
         var options: ObjectDetectionOptions
         do { options = ObjectDetectionOptions(detector: try DetectorSpec(parsing: string("detector") ?? "")) } catch {
@@ -27,8 +29,6 @@ final class DetectElement: AnalysisElement, @unchecked Sendable {
         options.allowedClasses = (string("classes") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         options.interval = seconds("interval")
-        // As in the command line: one OpenCV thread, so the detector takes one core and decoding keeps the other.
-        OpenCVRuntime.threadCount = 1
         do {
             let built = try ObjectDetectionSetup.make(options, loading: .now)
             return (built.stage, built.schedule)

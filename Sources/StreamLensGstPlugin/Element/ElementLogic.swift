@@ -1,12 +1,13 @@
 import StreamLensGStreamer
+import StreamLensOptions
 import Synchronization
 
 /// The Swift side of one StreamLens element instance: its property values and what it does on each virtual method
 /// the C layer forwards (start, stop, caps, transform, sink events).
 ///
 /// Subclasses override the `begin`/`end`/`negotiate`/`process`/`handle` hooks; this class keeps the property
-/// values (the C layer's GParamSpecs define the properties, their ranges and defaults, which GObject sets at
-/// construction — or which ``property(_:)`` reads when it did not) and checks the string values the specs cannot:
+/// values (the GParamSpecs, installed from the option schema by ``ElementProperties``, define the properties, their
+/// ranges and defaults, which GObject sets at construction — or which ``property(_:)`` reads when it did not) and checks the string values the specs cannot:
 /// a value that is not valid is logged at once (`g_warning`) and fails the next start with an ERROR naming the
 /// property and what it accepts.
 ///
@@ -27,6 +28,14 @@ class ElementLogic: @unchecked Sendable {
             self.name = name
             self.allowed = allowed
             self.check = check
+        }
+
+        /// Property `name` takes one of the words of the schema's `option` (a `.choice`).
+        init(choiceOf option: OptionSpec, _ name: String) {
+            guard case .choice(let words) = option.kind else { preconditionFailure("\(name) is not a choice") }
+            self.init(name, allowed: words.joined(separator: ", ")) { value in
+                words.contains(value.stringValue ?? "") ? nil : "not one of its values"
+            }
         }
     }
 
