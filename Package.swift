@@ -1,12 +1,19 @@
 // swift-tools-version:6.0
 // StreamLens: a video-analytics pipeline for Swift on Linux, driven by GStreamer.
 //
-// Layering (bottom to top):
-//   C system libraries (CGStreamer, CTesseract, CPangoCairo) and the OpenCV C++ bridge (COpenCVBridge)
-//   → one Swift wrapper module per C library (StreamLensGStreamer, StreamLensText, StreamLensDetection/Signs)
-//   → pure Swift domain modules (StreamLensCore, StreamLensStats, StreamLensCompositing)
+// Layering (bottom to top; a module imports only modules on its own level's left or below it):
+//   C system libraries (CGStreamer + its shim CGStreamerShim, CTesseract, CPangoCairo) and the OpenCV C++ bridge
+//   (COpenCVBridge)
+//   → StreamLensCore (pure Swift: frames, pool, stage protocols, detections; imports no C)
+//   → one Swift wrapper module per C library: StreamLensGStreamer (Core, CGStreamer and CGStreamerShim: pipelines,
+//     appsink/appsrc, frames and buffers, and the element SDK's GValue/GstStructure/buffer wrappers),
+//     StreamLensText (Core, CPangoCairo), StreamLensDetection and StreamLensSigns (Core, COpenCVBridge; Signs also
+//     CTesseract); StreamLensStats (Core)
+//   → StreamLensCompositing (Core, Text)
+//   → StreamLensFramePath (Core, GStreamer, Compositing: the frame path from appsink to appsrc, analysis lanes,
+//     ElementAnalysis, the overlay clip decoder); no C
 //   → StreamLens (the pipeline runner library) → streamlens (the command-line tool);
-//   and beside the runner, on the same stage modules: StreamLensGstPlugin (+ its C shim CStreamLensGstPlugin)
+//   and beside the runner, on the same modules: StreamLensGstPlugin (+ its C shim CStreamLensGstPlugin)
 //   → libgststreamlens.so, the stages as GStreamer elements.
 import PackageDescription
 
@@ -66,10 +73,12 @@ let package = Package(
 
         // MARK: Swift modules
         .target(name: "StreamLensCore"),
+        // The one module that imports GStreamer's C API.
+        .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
+        // Decoded frames from appsink through analysis and compositing to appsrc; the overlay clip decoder.
         .target(
-            name: "StreamLensGStreamer",
-            // StreamLensCompositing: the overlay clip decoder (Overlay/) returns its tiles and clip protocol.
-            dependencies: ["StreamLensCore", "StreamLensCompositing", "CGStreamer", "CGStreamerShim"]
+            name: "StreamLensFramePath",
+            dependencies: ["StreamLensCore", "StreamLensGStreamer", "StreamLensCompositing"]
         ),
         .target(
             name: "StreamLensStats",
@@ -87,7 +96,7 @@ let package = Package(
         .target(
             name: "StreamLens",
             dependencies: [
-                "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
+                "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats", "StreamLensCompositing",
                 "StreamLensDetection", "StreamLensSigns", "StreamLensText", "Yams", "CLoadedCode",
             ]
         ),
@@ -129,7 +138,7 @@ let package = Package(
         .target(
             name: "StreamLensGstPlugin",
             dependencies: [
-                "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensStats",
+                "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats",
                 "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns",
             ]
         ),
@@ -143,15 +152,23 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
-        .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),
+        .testTarget(
+            name: "StreamLensGStreamerTests",
+            dependencies: ["StreamLensGStreamer", "StreamLensFramePath", "StreamLensCore"]
+        ),
         .testTarget(name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore"]),
         .testTarget(
             name: "StreamLensCompositingTests",
-            dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore", "StreamLensGStreamer"]
+            dependencies: [
+                "StreamLensCompositing", "StreamLensText", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath",
+            ]
         ),
         .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
-        .testTarget(name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer"]),
+        .testTarget(
+            name: "StreamLensTests",
+            dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath"]
+        ),
         // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.
         .testTarget(name: "StreamLensBatchTests", dependencies: ["StreamLensBatch"]),
         // Black-box: runs the built libgststreamlens.so through gst-launch-1.0, gst-inspect-1.0 and Python (gi).

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import StreamLensCore
+@testable import StreamLensFramePath
 @testable import StreamLensGStreamer
 
 /// Runs `input ! appsink` → FramePath → `appsrc ! output` to the end and returns when the output saw end-of-stream.

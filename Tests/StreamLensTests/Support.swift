@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import StreamLensCompositing
 import StreamLensCore
+@testable import StreamLensFramePath
 @testable import StreamLensGStreamer
 
 /// The repository root (this file is Tests/StreamLensTests/Support.swift).

@@ -1,5 +1,6 @@
 import Foundation
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 import StreamLensStats
 

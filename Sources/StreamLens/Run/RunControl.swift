@@ -1,4 +1,5 @@
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 
 /// The control loop of one run, on the calling thread: it watches both pipelines' buses, the user's interrupts and

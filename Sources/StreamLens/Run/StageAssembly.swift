@@ -2,6 +2,7 @@ import Foundation
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensDetection
+import StreamLensFramePath
 import StreamLensGStreamer
 import StreamLensSigns
 import StreamLensStats

@@ -8,20 +8,20 @@ import StreamLensCore
 /// ## Thread Safety
 /// ``draw(from:of:)`` runs on the processing thread while the analysis thread is idle; ``planes`` is read by the
 /// analysis thread between a `draw` and the next. The handoff (the lane's mailbox) orders the two.
-final class AnalysisCanvas: @unchecked Sendable {
+package final class AnalysisCanvas: @unchecked Sendable {
     let width: Int
     let height: Int
-    let sourceFormat: VideoFormat
+    package let sourceFormat: VideoFormat
     private var info = GstVideoInfo()
     private let buffer: UnsafeMutablePointer<GstBuffer>
     private var frame = GstVideoFrame()
     private let converter: OpaquePointer
     /// The canvas's planes, valid while the canvas lives.
-    private(set) var planes: YUVPlanes
+    package private(set) var planes: YUVPlanes
 
     /// A canvas of `targetWidth` (height keeps the source aspect ratio, both even) for frames of `sourceFormat`, in
     /// the source's colours or converted to BT.601.
-    init?(sourceFormat: VideoFormat, targetWidth: Int?, colours: AnalysisColours = .source) {
+    package init?(sourceFormat: VideoFormat, targetWidth: Int?, colours: AnalysisColours = .source) {
         // At least 2 × 2: a frame 1 pixel wide rounded down to an even width left a canvas of width 0.
         let width = max(2, min(sourceFormat.width, max(16, targetWidth ?? sourceFormat.width)) & ~1)
         let height = max(2, Int((Double(sourceFormat.height) * Double(width) / Double(sourceFormat.width)).rounded())) & ~1
@@ -82,10 +82,11 @@ final class AnalysisCanvas: @unchecked Sendable {
         slx_buffer_unref(buffer)
     }
 
-    /// Scales `buffer` (a frame of ``sourceFormat``) into the canvas. False when the frame could not be mapped.
-    func draw(from buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
+    /// Scales `buffer` (a frame of ``sourceFormat``, borrowed) into the canvas. False when the frame could not be
+    /// mapped.
+    package func draw(from buffer: FrameBuffer) -> Bool {
         var source = GstVideoFrame()
-        guard gst_video_frame_map(&source, &sourceFormat.info, buffer, GST_MAP_READ) != 0 else { return false }
+        guard gst_video_frame_map(&source, &sourceFormat.info, buffer.buffer, GST_MAP_READ) != 0 else { return false }
         gst_video_converter_frame(converter, &source, &frame)
         gst_video_frame_unmap(&source)
         return true

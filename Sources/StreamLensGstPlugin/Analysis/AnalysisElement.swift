@@ -1,4 +1,5 @@
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 
 /// What streamlensdetect and streamlenssigns share: one analysis stage run by an ``ElementAnalysis`` (its own
