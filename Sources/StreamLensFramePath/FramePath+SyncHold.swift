@@ -19,14 +19,14 @@ extension FramePath {
     static let outputQueueFrames = 2
     /// The deepest output queue a frame-accurate run asks for: one result releases up to a hold of frames at once.
     /// (appsrc also stops at its `max-bytes`, 200 000 by default: at 1080p its queue holds one frame whatever this
-    /// asks; lifting that cost 2–15 MiB and no steady wall gain: BENCHMARKS.md, round 5.)
+    /// asks. Lifting that limit was measured: 2–15 MiB more memory and no steady gain in wall time.)
     static let outputQueueLimit = 8
 
     /// The frames a run with these lanes holds at most: the longest gap between analysed frames, so that every
     /// frame between two analysed ones (and the later one) can wait for the later one's result. At most
     /// ``maximumHeldFrames`` and ``maximumHeldBytes`` of frames `frameBytes` large. Frames the decoder delivers
-    /// meanwhile wait in the pool, which is not emptied into the hold: held frames are 3 MB each at 1080p (measured:
-    /// BENCHMARKS.md, issue 13).
+    /// meanwhile wait in the pool, which is not emptied into the hold: held frames are 3 MB each at 1080p
+    /// (FramePathTests.theHoldIsBoundedInFramesAndInBytes).
     public static func holdLimit(frameGaps: [Int], frameBytes: Int) -> Int {
         let byBytes = maximumHeldBytes / max(1, frameBytes)
         return max(1, min(maximumHeldFrames, byBytes, frameGaps.max() ?? 0))
@@ -116,8 +116,8 @@ extension FramePath {
                         frameGaps: lanes.map { $0.schedule.maximumFrameGap(frameDuration: frameDuration) },
                         frameBytes: frame.format.frameByteCount)
                     // One result releases up to an interval of frames at once: an output queue that takes them all
-                    // keeps the encoder busy with them while the next analysed frame is analysed (measured:
-                    // BENCHMARKS.md, issue 13).
+                    // keeps the encoder busy with them while the next analysed frame is analysed (measured: the
+                    // frame-accurate wall times in docs/figures/performance.md).
                     let releasedTogether = min(holdLimit, Self.outputQueueLimit)
                     if let appSource, releasedTogether > Self.outputQueueFrames {
                         appSource.setMaxBuffers(releasedTogether)

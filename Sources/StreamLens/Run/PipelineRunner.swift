@@ -97,7 +97,7 @@ public final class PipelineRunner {
     /// Decoding threads for a frame-accurate file run with analysis: one. Its frames wait for analysis (which gets
     /// both cores), so the decoder is not what the run waits for, and each libav frame thread keeps its own decoding
     /// context and reference frames: one thread instead of libav's one per core took 20 MiB off the peak of the
-    /// 1080p dashcam job (BENCHMARKS.md, round 5). Nil (the decoder's own choice) for every other run: a plain
+    /// 1080p dashcam job (docs/figures/performance.md). Nil (the decoder's own choice) for every other run: a plain
     /// transcode or a live source wants the decoder's full speed. `STREAMLENS_DECODER_THREADS=N` sets it for any
     /// run (0: the decoder's choice), to measure the difference.
     var decoderThreads: Int? {

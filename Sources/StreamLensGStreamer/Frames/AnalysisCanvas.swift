@@ -40,8 +40,8 @@ package final class AnalysisCanvas: @unchecked Sendable {
         info.interlace_mode = sourceFormat.info.interlace_mode
         // Colours: the source's unless the stage asks for BT.601. Left at the format's default for this size (BT.601
         // below 720 rows) for every stage, the converter turned each pixel of a BT.709 source (HD video) from one
-        // matrix to the other on top of the scaling: 3–4 times the converter's time for HOG's canvas (BENCHMARKS.md,
-        // round 44), and a luma that was not the source's.
+        // matrix to the other on top of the scaling: 3–4 times the converter's time for HOG's canvas, and a luma
+        // that was not the source's (FramePathTests.aDownscaledCopyKeepsTheSourcesColoursUnlessTheStageAsksForBT601).
         switch colours {
         case .source:
             info.colorimetry = sourceFormat.info.colorimetry
@@ -53,8 +53,8 @@ package final class AnalysisCanvas: @unchecked Sendable {
         self.buffer = buffer
         // Cubic scaling is the converter's default; one thread keeps it off the second core the decoder uses.
         // At most four taps: a 1080p frame scaled to 640 would otherwise get six (a filter as wide as the scale),
-        // 10.9 ms a frame instead of 4.7 (both with the matrix conversion above, before round 44) on the processing
-        // thread, which waits for it in frame-accurate runs.
+        // 10.9 ms a frame instead of 4.7 (both measured with a matrix conversion as well) on the processing thread,
+        // which waits for it in frame-accurate runs.
         // The converter takes ownership of its configuration structure.
         let config = gst_structure_from_string(
             "GstVideoConverter, GstVideoConverter.threads=(uint)1, GstVideoConverter.resampler-taps=(uint)4", nil)
