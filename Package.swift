@@ -115,18 +115,19 @@ let package = Package(
                 "StreamLens", "StreamLensStats", "StreamLensCompositing", "StreamLensDetection", "StreamLensBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["executed-functions.order"],
+            exclude: ["Generated/executed-functions.order"],
             // Release builds (`--static-swift-stdlib`, as scripts/demo.sh builds) link with the toolchain's lld: its
             // 127 000 relative relocations packed (glibc 2.36's DT_RELR) instead of 3 MB of entries the loader reads
             // at start, and none of the 40 000 Swift symbols exported (the static runtime asks for
-            // `-export-dynamic`; nothing loads symbols from this executable). −7 MiB peak RSS (BENCHMARKS.md). The
-            // functions a run executes laid out together, in the order scripts/make-function-order.sh recorded: the
-            // kernel maps code 64 KiB around each page executed, and scattered they kept 12 MiB of code resident,
-            // together 6 (BENCHMARKS.md, round 42). A function missing from the list lands where it would without it.
+            // `-export-dynamic`; nothing loads symbols from this executable). −7 MiB peak RSS
+            // (docs/figures/performance.md). The functions a run executes laid out together, in the order
+            // scripts/make-function-order.sh recorded in Generated/ (lld skips its '#' header lines): the kernel maps
+            // code 64 KiB around each page executed, and scattered they kept 12 MiB of code resident, together 6. A
+            // function missing from the list lands where it would without it.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/streamlens/executed-functions.order",
+                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/streamlens/Generated/executed-functions.order",
                      "-Xlinker", "--no-warn-symbol-ordering"],
                     .when(platforms: [.linux], configuration: .release))
             ]
