@@ -93,30 +93,30 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         var bytes = 0
         var lastFrameAt = clock.now()
         while true {
-            let pulled: Bool? = try sink.withNextSample(timeout: .milliseconds(100)) { (sample) throws(OverlayError) in
+            // Nil: no sample within 100 ms.
+            let pulled: Void? = try sink.withNextSample(timeout: .milliseconds(100)) { (sample) throws(OverlayError) in
                 lastFrameAt = clock.now()
-                guard sample.hasFrame else { return true }
+                guard sample.hasFrame else { return }
                 guard let video = sample.videoDescription else {
                     throw .undecodable(path: path, reason: "unreadable frame caps")
                 }
                 let tile = try Self.tile(from: sample, video: video, path: path)
                 bytes += tile.byteCount
                 if bytes > memoryBudget {
-                    throw .overMemoryBudget(path: path, width: tile.width, height: tile.height, frames: tiles.count + 1, budget: memoryBudget)
+                    throw .overMemoryBudget(
+                        path: path, width: tile.width, height: tile.height, frames: tiles.count + 1, budget: memoryBudget)
                 }
                 tiles.append(tile)
                 timestamps.append(sample.pts)
                 lastDuration = sample.duration
                 let numerator = video.frameRateNumerator, denominator = video.frameRateDenominator
                 frameRate = numerator > 0 && denominator > 0 ? FrameRate(numerator, denominator) : nil
-                return true
             }
             if pulled == nil {
                 if let failure = Self.busError(pipeline) { throw .undecodable(path: path, reason: failure) }
                 if sink.isEndOfStream { break }
                 if !tiles.isEmpty && clock.now() - lastFrameAt >= Self.silenceTakenAsEnd { break }
                 if clock.now() > deadline { throw .timedOut(path: path, seconds: Int(timeout.seconds)) }
-                continue
             }
         }
         guard !tiles.isEmpty else { throw .noFrames(path: path) }

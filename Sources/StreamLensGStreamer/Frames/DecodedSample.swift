@@ -29,7 +29,9 @@ package struct DecodedSample {
     package var hasFrame: Bool { gst_sample_get_caps(sample) != nil && gst_sample_get_buffer(sample) != nil }
 
     /// The buffer's presentation time; nil when it has none.
-    package var pts: Duration? { gst_sample_get_buffer(sample).flatMap { StreamLensGStreamer.duration(fromClockTime: slx_buffer_pts($0)) } }
+    package var pts: Duration? {
+        gst_sample_get_buffer(sample).flatMap { StreamLensGStreamer.duration(fromClockTime: slx_buffer_pts($0)) }
+    }
 
     /// The buffer's duration; nil when it has none.
     package var duration: Duration? {
