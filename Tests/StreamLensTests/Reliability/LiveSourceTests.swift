@@ -25,14 +25,7 @@ import Glibc
         let outageStart = Date().timeIntervalSince(run.started)
         try await Task.sleep(for: .seconds(3))
         try await server.start()
-        // Wait for what the checks below read, not for a time: the reconnection counted and more than a second of
-        // frames decoded after the server came back.
-        let decodedAtReturn = decodedFrames(metricsPort: metricsPort) ?? 0
-        _ = try await waitUntil(within: .seconds(30)) {
-            let metrics = try? String(contentsOf: URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!, encoding: .utf8)
-            return (metrics?.contains("streamlens_reconnects_total 1") ?? false)
-                && (decodedFrames(metricsPort: metricsPort) ?? 0) >= decodedAtReturn + 40
-        }
+        try await Task.sleep(for: .seconds(6))
         let metrics = try await offThePool {
             try String(contentsOf: URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!, encoding: .utf8)
         }
