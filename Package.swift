@@ -8,8 +8,8 @@
 //   → one Swift wrapper module per C library: StreamLensGStreamer (Core, CGStreamer and CGStreamerShim: pipelines,
 //     appsink/appsrc, frames and buffers, and the element SDK's GValue/GstStructure/buffer wrappers),
 //     StreamLensText (Core, CPangoCairo), StreamLensDetection and StreamLensSigns (Core, COpenCVBridge; Signs also
-//     CTesseract); StreamLensStats (Core)
-//   → StreamLensCompositing (Core, Text)
+//     CTesseract)
+//   → pure Swift domain modules: StreamLensStats (Core), StreamLensCompositing (Core, Text)
 //   → StreamLensFramePath (Core, GStreamer, Compositing: the frame path from appsink to appsrc, analysis lanes,
 //     ElementAnalysis, the overlay clip decoder); no C
 //   → StreamLens (the pipeline runner library) → streamlens (the command-line tool);
