@@ -4,15 +4,20 @@
 // Layers, bottom first: a module imports only modules of lower layers (scripts/check-tree.py reads this list and
 // checks every import; docs/design.md draws it):
 //   1. StreamLensCore, StreamLensOptions, StreamLensBatch
-//   2. StreamLensGStreamer, StreamLensText, StreamLensStats, StreamLensDetection, StreamLensSigns
-//   3. StreamLensCompositing
-//   4. StreamLens, StreamLensGstPlugin
-//   5. streamlens, streamlens-reference
-// 1: pure Swift — frames, pool, events and time; the option schema; the batch catalog. 2: one Swift module per C
-// library — StreamLensGStreamer is the only one importing GStreamer's C API, StreamLensText wraps Pango/Cairo,
-// detection and signs wrap the OpenCV bridge and Tesseract. 3: blending, annotators and overlays in native YUV. 4: the
-// pipeline runner, and the stages as GStreamer elements (libgststreamlens.so). 5: the command-line tool and tools.
-// Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV bridge, the plugin's GObject shell.
+//   2. StreamLensGStreamer, StreamLensText, StreamLensDetection, StreamLensSigns
+//   3. StreamLensStats, StreamLensCompositing
+//   4. StreamLensFramePath
+//   5. StreamLens, StreamLensGstPlugin
+//   6. streamlens, streamlens-reference, streamlens-diagnostics
+// 1: pure Swift — frames, pool, stage protocols, detections and time (imports no C); the option schema; the batch
+// catalog. 2: one Swift module per C library — StreamLensGStreamer is the only one importing GStreamer's C API
+// (pipelines, appsink/appsrc, frames and buffers, the element SDK's GValue/GstStructure/buffer wrappers), StreamLensText
+// wraps Pango/Cairo, detection and signs wrap the OpenCV bridge and Tesseract. 3: pure Swift domain modules — run
+// statistics and reports; blending, annotators and overlays in native YUV. 4: the frame path from appsink through the
+// pool, analysis lanes, sync hold and compositing to appsrc; the analysis lanes the elements share; the overlay clip
+// decoder. 5: the pipeline runner, and the stages as GStreamer elements (libgststreamlens.so). 6: the command-line tool
+// and tools. Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV bridge, the plugin's
+// GObject shell.
 
 import PackageDescription
 
@@ -74,10 +79,12 @@ let package = Package(
         .target(name: "StreamLensCore"),
         // Every option, declared once: the CLI, the pipeline file, the element properties and the reference page.
         .target(name: "StreamLensOptions"),
+        // The one module that imports GStreamer's C API.
+        .target(name: "StreamLensGStreamer", dependencies: ["StreamLensCore", "CGStreamer", "CGStreamerShim"]),
+        // Decoded frames from appsink through analysis and compositing to appsrc; the overlay clip decoder.
         .target(
-            name: "StreamLensGStreamer",
-            // StreamLensCompositing: the overlay clip decoder (Overlay/) returns its tiles and clip protocol.
-            dependencies: ["StreamLensCore", "StreamLensCompositing", "CGStreamer", "CGStreamerShim"]
+            name: "StreamLensFramePath",
+            dependencies: ["StreamLensCore", "StreamLensGStreamer", "StreamLensCompositing"]
         ),
         .target(
             name: "StreamLensStats",
@@ -94,7 +101,7 @@ let package = Package(
         .target(
             name: "StreamLens",
             dependencies: [
-                "StreamLensCore", "StreamLensGStreamer", "StreamLensStats", "StreamLensCompositing",
+                "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats", "StreamLensCompositing",
                 "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensOptions", "Yams", "CLoadedCode",
             ]
         ),
@@ -114,18 +121,19 @@ let package = Package(
                 "StreamLensOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["executed-functions.order"],
+            exclude: ["Generated/executed-functions.order"],
             // Release builds (`--static-swift-stdlib`, as scripts/demo.sh builds) link with the toolchain's lld: its
             // 127 000 relative relocations packed (glibc 2.36's DT_RELR) instead of 3 MB of entries the loader reads
             // at start, and none of the 40 000 Swift symbols exported (the static runtime asks for
-            // `-export-dynamic`; nothing loads symbols from this executable). −7 MiB peak RSS (BENCHMARKS.md). The
-            // functions a run executes laid out together, in the order scripts/make-function-order.sh recorded: the
-            // kernel maps code 64 KiB around each page executed, and scattered they kept 12 MiB of code resident,
-            // together 6 (BENCHMARKS.md, round 42). A function missing from the list lands where it would without it.
+            // `-export-dynamic`; nothing loads symbols from this executable). −7 MiB peak RSS
+            // (docs/figures/performance.md). The functions a run executes laid out together, in the order
+            // scripts/make-function-order.sh recorded in Generated/ (lld skips its '#' header lines): the kernel maps
+            // code 64 KiB around each page executed, and scattered they kept 12 MiB of code resident, together 6. A
+            // function missing from the list lands where it would without it.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/streamlens/executed-functions.order",
+                     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/streamlens/Generated/executed-functions.order",
                      "-Xlinker", "--no-warn-symbol-ordering"],
                     .when(platforms: [.linux], configuration: .release))
             ]
@@ -137,12 +145,12 @@ let package = Package(
         .target(
             name: "StreamLensGstPlugin",
             dependencies: [
-                "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensStats",
+                "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats",
                 "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns", "StreamLensOptions",
             ]
         ),
 
-        // MARK: Benchmarks (run by hand in release mode; figures go to BENCHMARKS.md)
+        // MARK: Benchmarks (run by hand in release mode; figures go to docs/figures/performance.md)
         .executableTarget(
             name: "CompositingBenchmark",
             dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore"],
@@ -156,16 +164,23 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
         .testTarget(name: "StreamLensOptionsTests", dependencies: ["StreamLensOptions"]),
-        .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),
+        .testTarget(
+            name: "StreamLensGStreamerTests",
+            dependencies: ["StreamLensGStreamer", "StreamLensFramePath", "StreamLensCore"]
+        ),
         .testTarget(name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore"]),
         .testTarget(
             name: "StreamLensCompositingTests",
-            dependencies: ["StreamLensCompositing", "StreamLensText", "StreamLensCore", "StreamLensGStreamer"]
+            dependencies: [
+                "StreamLensCompositing", "StreamLensText", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath",
+            ]
         ),
         .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
         .testTarget(
-            name: "StreamLensTests", dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensOptions"]),
+            name: "StreamLensTests",
+            dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensOptions"]
+        ),
         // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.
         .testTarget(name: "StreamLensBatchTests", dependencies: ["StreamLensBatch"]),
         // Black-box: runs the built libgststreamlens.so through gst-launch-1.0, gst-inspect-1.0 and Python (gi).

@@ -1,8 +1,8 @@
 import Testing
 @testable import StreamLensGStreamer
 
-/// The decoder thread limit a frame-accurate file run sets (BENCHMARKS.md round 5: libav's frame threads cost ~20 MiB
-/// at 1080p).
+/// The decoder thread limit a frame-accurate file run sets (libav's frame threads cost about 20 MiB at 1080p:
+/// docs/figures/performance.md).
 @Suite struct DecoderThreadTests {
     /// Encodes a few test frames to H.264 and decodes them through `decodebin`, with or without the limit.
     private func decodedThreads(limit: Int?, encoder: String = "x264enc ! h264parse") throws -> [Int] {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import StreamLensCore
+@testable import StreamLensFramePath
 @testable import StreamLensGStreamer
 
 /// Runs `input ! appsink` → FramePath → `appsrc ! output` to the end and returns when the output saw end-of-stream.
@@ -93,7 +94,10 @@ private final class MovingBoxStage: AnalysisStage {
 private final class HangingStage: AnalysisStage {
     let name = "hang"
     let release = DispatchSemaphore(value: 0)
+    /// Signalled when the first analysis begins (and hangs).
+    let started = DispatchSemaphore(value: 0)
     func analyze(_ frame: AnalysisFrame) throws -> Detections {
+        started.signal()
         release.wait()
         return .empty(pts: frame.pts, source: name)
     }
@@ -403,8 +407,9 @@ private final class PlaneAddressRecorder: CompositingStage {
         path.start()
         try output.setState(.playing)
         try input.setState(.playing)
-        // The first frame is analysed and never finishes: frames pile up in the hold, then the path waits.
-        try await Task.sleep(for: .milliseconds(500))
+        // The first frame is analysed and never finishes: frames pile up in the hold, then the path waits. Abort
+        // once that analysis has begun, whatever the machine's speed.
+        #expect(stage.started.wait(timeout: .now() + 30) == .success, "the first frame was never analysed")
         #expect(observer.output == 0)
         path.abort(cause: .interrupted)
         #expect(path.waitUntilDrained(timeout: .seconds(10)), "a hung analysis held the frame path after abort")

@@ -2,8 +2,8 @@ import Testing
 import StreamLensCore
 @testable import StreamLens
 
-/// Which runs decode on one thread (BENCHMARKS.md round 5: libav's frame threads cost ~20 MiB at 1080p, and a
-/// frame-accurate run's frames wait for analysis anyway). Assumes STREAMLENS_DECODER_THREADS is not set.
+/// Which runs decode on one thread (libav's frame threads cost about 20 MiB at 1080p, docs/figures/performance.md,
+/// and a frame-accurate run's frames wait for analysis anyway).
 @Suite struct DecoderThreadRuleTests {
     private func threads(
         _ input: InputSource, signs: Bool = true, sync: SyncAnalysisMode = .auto, backpressure: BackpressurePolicy? = nil

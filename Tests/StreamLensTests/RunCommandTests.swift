@@ -149,8 +149,9 @@ import StreamLensGStreamer
             "--quiet",
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        // Every buffer that reached the receiver's sink was a decoded frame; loopback loses nothing here.
-        try await Task.sleep(for: .milliseconds(500))
+        // Every buffer that reached the receiver's sink was a decoded frame; loopback loses nothing here. The last
+        // packets may still be in the receiver's decoder: wait for the count, not for a time.
+        _ = try await waitUntil(within: .seconds(10)) { receiver.renderedFrames(sinkName: "counter") >= 50 }
         let received = receiver.renderedFrames(sinkName: "counter")
         try receiver.setState(.null)
         #expect(received >= 50, "receiver decoded \(received) of 60 frames")

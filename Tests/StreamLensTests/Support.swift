@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import StreamLensCompositing
 import StreamLensCore
+@testable import StreamLensFramePath
 @testable import StreamLensGStreamer
 
 /// The repository root (this file is Tests/StreamLensTests/Support.swift).
@@ -37,18 +38,19 @@ func offThePool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Resul
     }
 }
 
-/// Runs `streamlens` with `arguments`; `interruptAfter` sends SIGINT after that delay.
+/// Runs `streamlens` with `arguments` to its end. (Tests that interrupt a run use ``BackgroundRun`` and signal it
+/// once what they wait for has happened.)
 func runTool(
-    _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], interruptAfter: Duration? = nil,
+    _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
     timeout: Duration = .seconds(120)
 ) async throws -> ToolResult {
     try await offThePool {
-        try runToolBlocking(arguments, in: folder, environment: environment, interruptAfter: interruptAfter, timeout: timeout)
+        try runToolBlocking(arguments, in: folder, environment: environment, timeout: timeout)
     }
 }
 
 private func runToolBlocking(
-    _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:], interruptAfter: Duration? = nil,
+    _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:],
     timeout: Duration = .seconds(120)
 ) throws -> ToolResult {
     let process = Process()
@@ -61,10 +63,6 @@ private func runToolBlocking(
     process.standardOutput = output
     process.standardError = error
     try process.run()
-    if let interruptAfter {
-        Thread.sleep(forTimeInterval: interruptAfter.seconds)
-        process.interrupt()
-    }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     let deadline = Date().addingTimeInterval(timeout.seconds)

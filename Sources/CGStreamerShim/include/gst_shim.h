@@ -85,7 +85,7 @@ GObjectClass *slx_object_class(gpointer object);
 // g_object_get (variadic) for one GstStructure-valued property; the caller owns (frees) the result.
 GstStructure *slx_object_get_structure(gpointer object, const gchar *property);
 
-// --- For the plugin's element layer (Sources/StreamLensGStreamer/Plugin) ---
+// --- For the plugin's element layer (Sources/StreamLensGStreamer/Element) ---
 
 // G_TYPE_STRING / G_TYPE_DOUBLE / G_TYPE_INT / G_TYPE_BOOLEAN / G_TYPE_UINT64 (fundamental GType macros).
 GType slx_gtype_string(void);

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensFramePath
 import StreamLensGStreamer
 
 /// Where processed frames go, as given in `--output` or `sink.output`.

@@ -69,7 +69,8 @@ enum DestinationCheck {
 
     /// The kinds of file a run writes beside its video, each recognised by what StreamLens writes into it, so that a
     /// re-run replaces its own earlier file and nothing else: a user's own `drive.json`, `drive.vtt` or page of the
-    /// same name is not StreamLens's (before round 25 any JSON, HTML or WebVTT file was replaced).
+    /// same name is not StreamLens's, though it has the same extension
+    /// (OutputSafetyTests.aUsersOwnFileOfTheSameKindIsNotReplaced).
     enum SideFileKind: CustomStringConvertible {
         case jsonReport, timeline, htmlPage, eventLines, subtitles
 

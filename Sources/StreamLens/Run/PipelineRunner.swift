@@ -1,5 +1,6 @@
 import Foundation
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 import StreamLensStats
 
@@ -96,14 +97,11 @@ public final class PipelineRunner {
     /// Decoding threads for a frame-accurate file run with analysis: one. Its frames wait for analysis (which gets
     /// both cores), so the decoder is not what the run waits for, and each libav frame thread keeps its own decoding
     /// context and reference frames: one thread instead of libav's one per core took 20 MiB off the peak of the
-    /// 1080p dashcam job (BENCHMARKS.md, round 5). Nil (the decoder's own choice) for every other run: a plain
-    /// transcode or a live source wants the decoder's full speed. `STREAMLENS_DECODER_THREADS=N` sets it for any
-    /// run (0: the decoder's choice), to measure the difference.
+    /// 1080p dashcam job (docs/figures/performance.md). Nil (the decoder's own choice) for every other run: a plain
+    /// transcode or a live source wants the decoder's full speed (DecoderThreadRuleTests). To measure the difference,
+    /// decode the same file with `gst-launch-1.0 … ! avdec_h264 max-threads=N ! …` rather than through a switch here.
     var decoderThreads: Int? {
-        if let text = ProcessInfo.processInfo.environment["STREAMLENS_DECODER_THREADS"], let threads = Int(text) {
-            return threads
-        }
-        return configuration.isFrameAccurateFileRun ? 1 : nil
+        configuration.isFrameAccurateFileRun ? 1 : nil
     }
     private let startEarly: () throws(RunError) -> Void
     private let makeStages: (VideoFormat?, BackpressurePolicy) throws(RunError) -> Stages

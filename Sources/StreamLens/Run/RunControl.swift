@@ -1,4 +1,5 @@
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 
 /// The control loop of one run, on the calling thread: it watches both pipelines' buses, the user's interrupts and
@@ -49,7 +50,8 @@ final class RunControl {
     static let fileIdleLimit = Duration.seconds(5)
     /// RunControl hands back the start-up's pages (``StartupPages``) as its loop starts, the pipelines playing, and once
     /// more this long after the first frame arrived, when the engines have loaded and every stage has made its first
-    /// pass (BENCHMARKS.md, round 43).
+    /// pass: pages touched only by the first pass go too
+    /// (StartupPagesTests.aRunHandsBackItsStartupPagesAndItsOutputIsWhole).
     static let startupReleaseDelay = Duration.milliseconds(750)
 
     private let configuration: RunConfiguration

@@ -2,6 +2,7 @@ import Foundation
 import StreamLensCompositing
 import StreamLensCore
 import StreamLensDetection
+import StreamLensFramePath
 import StreamLensGStreamer
 import StreamLensSigns
 import StreamLensStats
@@ -108,9 +109,10 @@ extension StageAssembly {
 /// The stages of a frame-accurate file run that start before its input opens: the sign reader, whose engines
 /// (Tesseract and the text-line model, about 0.25 s of CPU) then load on their own thread while GStreamer starts, the
 /// input prerolls and the output is set up — work that keeps one core busy and leaves the other idle. Started with
-/// the frames instead, they load while decoding, encoding and the first analyses already want both cores
-/// (BENCHMARKS.md, round 41). Other runs start nothing early: a live run's reader starts its engines at the first
-/// candidate, and whether a URI or a pipeline description is live is known only once it prerolls.
+/// the frames instead, they load while decoding, encoding and the first analyses already want both cores (the
+/// start-up times are in docs/figures/performance.md). Other runs start nothing early: a live run's reader starts its
+/// engines at the first candidate, and whether a URI or a pipeline description is live is known only once it
+/// prerolls.
 ///
 /// ## Thread Safety
 /// Used by the run's control thread only: ``start()`` before the input opens, then ``StageAssembly/build``.

@@ -8,8 +8,8 @@ import StreamLensStats
 /// symbol tables, every library's initialisers, GStreamer's plugin loading, the engines' parsers (ONNX and protobuf,
 /// Tesseract's tables), the argument parser — and the kernel maps up to 64 KiB of cached file around each page it
 /// faults in. Those pages stay mapped, and counted in the process's resident memory, until it exits: on the 1080p
-/// dashcam job 68 MiB of file pages were resident, of which the rest of the run touches about 30 (BENCHMARKS.md,
-/// round 43).
+/// dashcam job 68 MiB of file pages were resident, of which the rest of the run touches about 30 (the peak memory
+/// figures are in docs/figures/performance.md; StartupPagesTests shows the pages leave and read back the same).
 ///
 /// ``release()`` unmaps (`MADV_DONTNEED`) every loaded object's read-only segments — code, constants, unwind
 /// tables — never its writable ones (data, and relocated data made read-only after the loader's work), whose pages

@@ -6,9 +6,10 @@ extension Pipeline {
     /// on decode on `threads` threads (`max-threads`; 0 is libav's own choice, one frame thread per core). Call before
     /// the pipeline prerolls: the decoder reads the setting when it opens the codec.
     ///
-    /// One thread is what a frame-accurate file run wants (measured on the 1080p dashcam job, BENCHMARKS.md round 5):
-    /// libav's frame threading keeps a decoding context and reference frames per thread, about 20 MiB at 1080p on
-    /// two cores, and the run's frames wait for analysis anyway.
+    /// One thread is what a frame-accurate file run wants: libav's frame threading keeps a decoding context and
+    /// reference frames per thread, about 20 MiB of peak memory at 1080p on two cores (docs/figures/performance.md),
+    /// and the run's frames wait for analysis anyway. DecoderThreadTests shows the limit reaching `decodebin`'s
+    /// decoder.
     ///
     /// ## Thread Safety
     /// The setting is applied on whichever thread adds the decoder (`deep-element-added` runs where the element is

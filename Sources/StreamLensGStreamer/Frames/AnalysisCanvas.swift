@@ -8,20 +8,20 @@ import StreamLensCore
 /// ## Thread Safety
 /// ``draw(from:of:)`` runs on the processing thread while the analysis thread is idle; ``planes`` is read by the
 /// analysis thread between a `draw` and the next. The handoff (the lane's mailbox) orders the two.
-final class AnalysisCanvas: @unchecked Sendable {
+package final class AnalysisCanvas: @unchecked Sendable {
     let width: Int
     let height: Int
-    let sourceFormat: VideoFormat
+    package let sourceFormat: VideoFormat
     private var info = GstVideoInfo()
     private let buffer: UnsafeMutablePointer<GstBuffer>
     private var frame = GstVideoFrame()
     private let converter: OpaquePointer
     /// The canvas's planes, valid while the canvas lives.
-    private(set) var planes: YUVPlanes
+    package private(set) var planes: YUVPlanes
 
     /// A canvas of `targetWidth` (height keeps the source aspect ratio, both even) for frames of `sourceFormat`, in
     /// the source's colours or converted to BT.601.
-    init?(sourceFormat: VideoFormat, targetWidth: Int?, colours: AnalysisColours = .source) {
+    package init?(sourceFormat: VideoFormat, targetWidth: Int?, colours: AnalysisColours = .source) {
         // At least 2 × 2: a frame 1 pixel wide rounded down to an even width left a canvas of width 0.
         let width = max(2, min(sourceFormat.width, max(16, targetWidth ?? sourceFormat.width)) & ~1)
         let height = max(2, Int((Double(sourceFormat.height) * Double(width) / Double(sourceFormat.width)).rounded())) & ~1
@@ -40,8 +40,8 @@ final class AnalysisCanvas: @unchecked Sendable {
         info.interlace_mode = sourceFormat.info.interlace_mode
         // Colours: the source's unless the stage asks for BT.601. Left at the format's default for this size (BT.601
         // below 720 rows) for every stage, the converter turned each pixel of a BT.709 source (HD video) from one
-        // matrix to the other on top of the scaling: 3–4 times the converter's time for HOG's canvas (BENCHMARKS.md,
-        // round 44), and a luma that was not the source's.
+        // matrix to the other on top of the scaling: 3–4 times the converter's time for HOG's canvas, and a luma
+        // that was not the source's (FramePathTests.aDownscaledCopyKeepsTheSourcesColoursUnlessTheStageAsksForBT601).
         switch colours {
         case .source:
             info.colorimetry = sourceFormat.info.colorimetry
@@ -53,8 +53,8 @@ final class AnalysisCanvas: @unchecked Sendable {
         self.buffer = buffer
         // Cubic scaling is the converter's default; one thread keeps it off the second core the decoder uses.
         // At most four taps: a 1080p frame scaled to 640 would otherwise get six (a filter as wide as the scale),
-        // 10.9 ms a frame instead of 4.7 (both with the matrix conversion above, before round 44) on the processing
-        // thread, which waits for it in frame-accurate runs.
+        // 10.9 ms a frame instead of 4.7 (both measured with a matrix conversion as well) on the processing thread,
+        // which waits for it in frame-accurate runs.
         // The converter takes ownership of its configuration structure.
         let config = gst_structure_from_string(
             "GstVideoConverter, GstVideoConverter.threads=(uint)1, GstVideoConverter.resampler-taps=(uint)4", nil)
@@ -82,10 +82,11 @@ final class AnalysisCanvas: @unchecked Sendable {
         slx_buffer_unref(buffer)
     }
 
-    /// Scales `buffer` (a frame of ``sourceFormat``) into the canvas. False when the frame could not be mapped.
-    func draw(from buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
+    /// Scales `buffer` (a frame of ``sourceFormat``, borrowed) into the canvas. False when the frame could not be
+    /// mapped.
+    package func draw(from buffer: FrameBuffer) -> Bool {
         var source = GstVideoFrame()
-        guard gst_video_frame_map(&source, &sourceFormat.info, buffer, GST_MAP_READ) != 0 else { return false }
+        guard gst_video_frame_map(&source, &sourceFormat.info, buffer.buffer, GST_MAP_READ) != 0 else { return false }
         gst_video_converter_frame(converter, &source, &frame)
         gst_video_frame_unmap(&source)
         return true

@@ -13,17 +13,19 @@ import StreamLensCore
 /// ## Thread Safety
 /// Lent on the processing thread, read and given back on an analysis thread; the lane's mailbox orders the two.
 /// GStreamer's buffer reference counts are atomic.
-final class BorrowedFrame: @unchecked Sendable {
+package final class BorrowedFrame: @unchecked Sendable {
     private var buffer: UnsafeMutablePointer<GstBuffer>?
     private var frame = GstVideoFrame()
     /// The lent frame's format and planes; valid from ``lend(_:format:)`` until ``giveBack()``.
-    private(set) var lent: (planes: YUVPlanes, format: VideoFormat)?
+    package private(set) var lent: (planes: YUVPlanes, format: VideoFormat)?
+
+    package init() {}
 
     /// Lends `buffer` (a frame of `format`; a reference is taken). False when it cannot be mapped. Nothing may be
     /// lent already.
-    func lend(_ buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat) -> Bool {
+    package func lend(_ buffer: FrameBuffer, format: VideoFormat) -> Bool {
         precondition(self.buffer == nil, "BorrowedFrame.lend while a frame is lent")
-        let reference = slx_buffer_ref(buffer)!
+        let reference = slx_buffer_ref(buffer.buffer)!
         guard gst_video_frame_map(&frame, &format.info, reference, GST_MAP_READ) != 0 else {
             slx_buffer_unref(reference)
             return false
@@ -34,7 +36,7 @@ final class BorrowedFrame: @unchecked Sendable {
     }
 
     /// Unmaps the frame and drops the reference (nothing happens when nothing is lent).
-    func giveBack() {
+    package func giveBack() {
         guard let buffer else { return }
         lent = nil
         gst_video_frame_unmap(&frame)

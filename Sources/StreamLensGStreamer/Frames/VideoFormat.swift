@@ -62,6 +62,30 @@ public final class VideoFormat: @unchecked Sendable {
         return .nanoseconds(Int64(1_000_000_000) * Int64(frameRateDenominator) / Int64(frameRateNumerator))
     }
 
+    /// Bytes of one frame in this format (`GstVideoInfo.size`).
+    package var frameByteCount: Int { Int(info.size) }
+
+    /// The pixel aspect ratio (1/1 where the stream gave none).
+    package var pixelAspectRatio: (numerator: Int, denominator: Int) { (Int(info.par_n), Int(info.par_d)) }
+
+    /// The colorimetry as GStreamer names it in caps ("bt709", "bt601", or its four numbers); nil when it has none.
+    package var colorimetryName: String? {
+        var colorimetry = info.colorimetry
+        guard let text = gst_video_colorimetry_to_string(&colorimetry) else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The same colorimetry as `other` (`gst_video_colorimetry_is_equal`).
+    package func hasSameColorimetry(as other: VideoFormat) -> Bool {
+        var mine = info.colorimetry
+        var theirs = other.info.colorimetry
+        return gst_video_colorimetry_is_equal(&mine, &theirs) != 0
+    }
+
+    /// The frames are in the BT.601 colour matrix.
+    package var usesBT601Matrix: Bool { info.colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT601 }
+
     /// True when `caps` describe the same format (cheap pointer check first).
     func matches(_ other: UnsafeMutablePointer<GstCaps>) -> Bool {
         other == sourceCaps || gst_caps_is_equal(other, sourceCaps) != 0
@@ -71,6 +95,12 @@ public final class VideoFormat: @unchecked Sendable {
 extension VideoFormat {
     /// Maps `buffer` as a video frame and lends its planes; unmaps when `body` returns.
     /// - Parameter writable: map for writing (the buffer must be writable).
+    package func withMappedPlanes<Result>(
+        _ buffer: FrameBuffer, writable: Bool, _ body: (YUVPlanes) throws -> Result
+    ) rethrows -> Result? {
+        try withMappedPlanes(buffer.buffer, writable: writable, body)
+    }
+
     func withMappedPlanes<Result>(
         _ buffer: UnsafeMutablePointer<GstBuffer>, writable: Bool, _ body: (YUVPlanes) throws -> Result
     ) rethrows -> Result? {

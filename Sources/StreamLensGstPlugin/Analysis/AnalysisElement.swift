@@ -1,4 +1,5 @@
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 import StreamLensOptions
 

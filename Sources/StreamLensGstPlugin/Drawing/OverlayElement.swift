@@ -1,5 +1,6 @@
 import StreamLensCompositing
 import StreamLensCore
+import StreamLensFramePath
 import StreamLensGStreamer
 
 /// `streamlensoverlay`: one looping alpha clip, as one overlay rule of the command line (`--overlay`,

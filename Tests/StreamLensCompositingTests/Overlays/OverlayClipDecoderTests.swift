@@ -1,5 +1,6 @@
 import Foundation
 import StreamLensCore
+@testable import StreamLensFramePath
 @testable import StreamLensGStreamer
 import Testing
 @testable import StreamLensCompositing

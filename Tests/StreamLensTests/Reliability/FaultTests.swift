@@ -41,8 +41,8 @@ import Glibc
         #expect(seconds < 5)
         let report = try Report(folder.appendingPathComponent("report.json"))
         #expect(report.conservesFrames)
-        // The sink got 29 frames; the 30th, which the element failed on, and any queued behind it are not output
-        // (the 30th counted as output before round 29).
+        // The sink got 29 frames; the 30th, which the element failed on, and any queued behind it are not output:
+        // the report counts what reached the sink, not what was handed to the output.
         #expect(report.output == 29, "output \(report.output)")
         // Whether frames were still in the pool when the output failed depends on timing; whichever were, they are
         // counted as `stream_error` and as nothing else.
@@ -375,8 +375,8 @@ import Glibc
         if ext == "mkv" {
             #expect(report.outputFileState == "unfinalized")
             // The frames still in the encoder's look-ahead are not output: the report counts what reached the muxer,
-            // which wrote it to the file at once. Before round 29 it said 95 for a file of 27 frames; a frame cut
-            // mid-write by the stop may be missing.
+            // which wrote it to the file at once (counting the frames handed to the output said 95 for a file of 27
+            // frames); a frame cut mid-write by the stop may be missing.
             let inFile = try await decode(output).frames.count
             #expect(inFile > 0 && inFile <= report.output && report.output - inFile <= 1, "file \(inFile), report \(report.output)")
         } else {

@@ -45,7 +45,7 @@ struct CorpusError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Rows for the corpus table of RELIABILITY.md: when `STREAMLENS_RELIABILITY_TABLE` names a file, each corpus case
+/// Rows for the corpus table of docs/reliability.md: when `STREAMLENS_RELIABILITY_TABLE` names a file, each corpus case
 /// appends `| case | outcome | exit | seconds |` to it (the tests run one at a time).
 enum ReliabilityTable {
     static func record(_ testCase: String, outcome: String, status: Int32, seconds: Double) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StreamLens
+@testable import StreamLensFramePath
 @testable import StreamLensGStreamer
 #if canImport(Glibc)
 import Glibc

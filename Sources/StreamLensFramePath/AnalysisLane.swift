@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-internal import CGStreamer
+import StreamLensGStreamer
 import StreamLensCore
 #if canImport(Glibc)
 import Glibc
@@ -130,7 +130,7 @@ final class AnalysisLane: @unchecked Sendable {
     /// Scales the frame into the canvas (or lends it as it is, when the lane ``readsInPlace``) and wakes the lane.
     /// The lane must be idle. False when the frame could not be read (it is then not analysed).
     @discardableResult
-    func submit(buffer: UnsafeMutablePointer<GstBuffer>, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
+    func submit(buffer: FrameBuffer, format: VideoFormat, pts: Duration, frameIndex: Int) -> Bool {
         // A frame the stage cannot be given is a failed analysis, counted and reported: it used to pass silently,
         // and a stage that never got one (an interlaced source before the canvas took its mode) vanished from the
         // report while the run exited 0.
@@ -165,7 +165,7 @@ final class AnalysisLane: @unchecked Sendable {
     /// a BT.709 frame, at any size.)
     private func wantsFullSize(_ format: VideoFormat) -> Bool {
         format.layout == .i420 && (stage.analysisWidth(forSourceWidth: format.width) ?? format.width) >= format.width
-            && (stage.analysisColours == .source || format.info.colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT601)
+            && (stage.analysisColours == .source || format.usesBT601Matrix)
     }
 
     /// Lets the current job finish, calls the stage's `finish(at:)` on the lane thread, and ends the thread.

@@ -1,5 +1,5 @@
-internal import CGStreamer
-internal import CGStreamerShim
+import Foundation
+import StreamLensGStreamer
 
 /// The sizes an output's encoder and muxer accept: x264 encodes 4:2:0 only at even widths and heights ("Can not
 /// initialize x264 encoder" otherwise), and mp4mux, qtmux and webmmux refuse frames under 16×16 (not-negotiated).
@@ -51,10 +51,10 @@ public struct OutputFit: Sendable, Equatable, CustomStringConvertible {
 /// accepts. Called on the processing thread whenever the caps pushed to the output change; `videobox` reconfigures
 /// itself and is in passthrough (no copy) while every border is 0.
 final class OutputFitter {
-    private let element: UnsafeMutablePointer<GstElement>
+    private let element: PipelineElement
     private let rule: OutputSizeRule
 
-    init(element: UnsafeMutablePointer<GstElement>, rule: OutputSizeRule) {
+    init(element: PipelineElement, rule: OutputSizeRule) {
         self.element = element
         self.rule = rule
     }
@@ -70,8 +70,8 @@ final class OutputFitter {
             width: format.width, height: format.height,
             encodedWidth: rule.fitted(format.width), encodedHeight: rule.fitted(format.height))
         // videobox: a negative border adds that many pixels of fill (black) on that side.
-        slx_object_set_int(element, "right", gint(format.width - fit.encodedWidth))
-        slx_object_set_int(element, "bottom", gint(format.height - fit.encodedHeight))
+        element.set("right", int: format.width - fit.encodedWidth)
+        element.set("bottom", int: format.height - fit.encodedHeight)
         return fit.encodedWidth == fit.width && fit.encodedHeight == fit.height ? nil : fit
     }
 }

@@ -1,4 +1,5 @@
 import StreamLensCore
+import StreamLensGStreamer
 
 /// One analysis stage run by a GStreamer element exactly as the command line's frame path runs it: an
 /// ``AnalysisLane`` (its own thread, a one-frame mailbox, a downscaled I420 copy made by `GstVideoConverter`) fed
@@ -57,7 +58,7 @@ public final class ElementAnalysis: @unchecked Sendable {
             if lane.countsMissedAnalysis(pts: pts) { observer?.analysisSkipped(stage: stage.name, pts: pts) }
             return .skipped
         }
-        lane.submit(buffer: buffer.buffer, format: format, pts: pts, frameIndex: frameIndex)
+        lane.submit(buffer: buffer.frameBuffer, format: format, pts: pts, frameIndex: frameIndex)
         lastSubmittedPTS = pts
         return .submitted
     }

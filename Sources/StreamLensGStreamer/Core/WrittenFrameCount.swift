@@ -14,11 +14,11 @@ import Synchronization
 ///
 /// ## Thread Safety
 /// The probe increments an atomic on the streaming thread; ``count`` reads it from any thread.
-final class WrittenFrameCount: Sendable {
+package final class WrittenFrameCount: Sendable {
     private let frames = Atomic<Int>(0)
 
     /// Frames that reached the counting pad so far; nil when no such pad was found.
-    var count: Int? { isCounting ? frames.load(ordering: .relaxed) : nil }
+    package var count: Int? { isCounting ? frames.load(ordering: .relaxed) : nil }
     private let isCounting: Bool
 
     /// Looks downstream of `source` for the pad to count at and puts a buffer probe on it.

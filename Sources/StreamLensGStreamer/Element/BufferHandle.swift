@@ -14,6 +14,9 @@ public struct BufferHandle {
         buffer = raw.assumingMemoryBound(to: GstBuffer.self)
     }
 
+    /// The buffer as the frame path's analysis takes it (borrowed: no reference is added).
+    package var frameBuffer: FrameBuffer { FrameBuffer(buffer) }
+
     /// The `GstBuffer *` itself (borrowed), to hand back to the plugin's C layer.
     public var pointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(buffer) }
 

@@ -1,7 +1,6 @@
-internal import CGStreamer
-internal import CGStreamerShim
 import StreamLensCompositing
 import StreamLensCore
+import StreamLensGStreamer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,16 +59,18 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         let description =
             "uridecodebin name=source ! videoconvert ! videoscale ! \(caps) ! appsink name=frames sync=false max-buffers=4 enable-last-sample=false"
         let pipeline: Pipeline
-        let sinkElement: UnsafeMutablePointer<GstElement>
+        let sink: AppSink
         do {
             pipeline = try Pipeline(description, label: "overlay clip")
-            slx_object_set_string(try pipeline.child(named: "source"), "uri", uri)
-            sinkElement = try pipeline.child(named: "frames")
+            try pipeline.element(named: "source").set("uri", string: uri)
+            _ = try pipeline.element(named: "frames")
         } catch {
             throw .undecodable(path: path, reason: error.description)
         }
         defer { _ = try? pipeline.setState(.null) }
-        guard let sink = slx_as_app_sink(sinkElement) else {
+        do {
+            sink = try pipeline.appSink(named: "frames")
+        } catch {
             throw .undecodable(path: path, reason: "the frame sink is not an appsink")
         }
         do {
@@ -81,7 +82,7 @@ public final class OverlayClipDecoder: OverlayClipLoader {
     }
 
     private func pullFrames(
-        from sink: UnsafeMutablePointer<GstAppSink>, pipeline: Pipeline, path: String
+        from sink: AppSink, pipeline: Pipeline, path: String
     ) throws(OverlayError) -> OverlayClip {
         let clock = SystemClock()
         let deadline = clock.now() + timeout
@@ -92,30 +93,31 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         var bytes = 0
         var lastFrameAt = clock.now()
         while true {
-            guard let sample = gst_app_sink_try_pull_sample(sink, clockTime(from: .milliseconds(100))) else {
+            // Nil: no sample within 100 ms.
+            let pulled: Void? = try sink.withNextSample(timeout: .milliseconds(100)) { (sample) throws(OverlayError) in
+                lastFrameAt = clock.now()
+                guard sample.hasFrame else { return }
+                guard let video = sample.videoDescription else {
+                    throw .undecodable(path: path, reason: "unreadable frame caps")
+                }
+                let tile = try Self.tile(from: sample, video: video, path: path)
+                bytes += tile.byteCount
+                if bytes > memoryBudget {
+                    throw .overMemoryBudget(
+                        path: path, width: tile.width, height: tile.height, frames: tiles.count + 1, budget: memoryBudget)
+                }
+                tiles.append(tile)
+                timestamps.append(sample.pts)
+                lastDuration = sample.duration
+                let numerator = video.frameRateNumerator, denominator = video.frameRateDenominator
+                frameRate = numerator > 0 && denominator > 0 ? FrameRate(numerator, denominator) : nil
+            }
+            if pulled == nil {
                 if let failure = Self.busError(pipeline) { throw .undecodable(path: path, reason: failure) }
-                if gst_app_sink_is_eos(sink) != 0 { break }
+                if sink.isEndOfStream { break }
                 if !tiles.isEmpty && clock.now() - lastFrameAt >= Self.silenceTakenAsEnd { break }
                 if clock.now() > deadline { throw .timedOut(path: path, seconds: Int(timeout.seconds)) }
-                continue
             }
-            lastFrameAt = clock.now()
-            defer { slx_sample_unref(sample) }
-            guard let caps = gst_sample_get_caps(sample), let buffer = gst_sample_get_buffer(sample) else { continue }
-            var info = GstVideoInfo()
-            guard gst_video_info_from_caps(&info, caps) != 0 else {
-                throw .undecodable(path: path, reason: "unreadable frame caps")
-            }
-            let tile = try Self.tile(from: buffer, info: &info, path: path)
-            bytes += tile.byteCount
-            if bytes > memoryBudget {
-                throw .overMemoryBudget(path: path, width: tile.width, height: tile.height, frames: tiles.count + 1, budget: memoryBudget)
-            }
-            tiles.append(tile)
-            timestamps.append(duration(fromClockTime: slx_buffer_pts(buffer)))
-            lastDuration = duration(fromClockTime: slx_buffer_duration(buffer))
-            let numerator = Int(slx_video_info_fps_n(&info)), denominator = Int(slx_video_info_fps_d(&info))
-            frameRate = numerator > 0 && denominator > 0 ? FrameRate(numerator, denominator) : nil
         }
         guard !tiles.isEmpty else { throw .noFrames(path: path) }
         return OverlayClip(name: path, frames: tiles, timing: Self.timing(
@@ -139,29 +141,18 @@ public final class OverlayClipDecoder: OverlayClipLoader {
         return .variable(frameDurations: durations)
     }
 
-    /// Maps an A420 buffer and converts it into a premultiplied tile.
+    /// Maps an A420 frame and converts it into a premultiplied tile.
     private static func tile(
-        from buffer: UnsafeMutablePointer<GstBuffer>, info: inout GstVideoInfo, path: String
+        from sample: DecodedSample, video: DecodedSample.VideoDescription, path: String
     ) throws(OverlayError) -> OverlayTile {
-        guard slx_video_info_format(&info) == GST_VIDEO_FORMAT_A420 else {
+        guard video.isA420 else {
             throw .undecodable(path: path, reason: "frames arrived without an alpha plane")
         }
-        var frame = GstVideoFrame()
-        guard gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ) != 0 else {
-            throw .undecodable(path: path, reason: "a decoded frame could not be mapped")
+        let tile = sample.withMappedA420Planes(video) { luma, u, v, alpha in
+            OverlayTile(a420: luma, u: u, v: v, alpha: alpha)
         }
-        defer { gst_video_frame_unmap(&frame) }
-        let width = Int(info.width), height = Int(info.height)
-        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
-        func plane(_ index: UInt32, _ planeWidth: Int, _ planeHeight: Int) -> Plane {
-            Plane(
-                base: slx_video_frame_plane_data(&frame, index), stride: Int(slx_video_frame_plane_stride(&frame, index)),
-                width: planeWidth, height: planeHeight)
-        }
-        // A420 planes: 0 Y, 1 U, 2 V, 3 A.
-        return OverlayTile(
-            a420: plane(0, width, height), u: plane(1, chromaWidth, chromaHeight), v: plane(2, chromaWidth, chromaHeight),
-            alpha: plane(3, width, height))
+        guard let tile else { throw .undecodable(path: path, reason: "a decoded frame could not be mapped") }
+        return tile
     }
 
     /// The first ERROR (or missing-plugin) message waiting on the bus, as text.
@@ -177,11 +168,10 @@ public final class OverlayClipDecoder: OverlayClipLoader {
     }
 
     private static func uri(forPath path: String) throws(OverlayError) -> String {
-        var error: UnsafeMutablePointer<GError>?
-        guard let uri = gst_filename_to_uri(path, &error) else {
-            throw .undecodable(path: path, reason: takeMessage(error))
+        do {
+            return try GStreamer.uri(forPath: path)
+        } catch {
+            throw .undecodable(path: path, reason: error.message)
         }
-        defer { g_free(uri) }
-        return String(cString: uri)
     }
 }
