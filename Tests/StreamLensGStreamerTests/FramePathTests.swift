@@ -319,7 +319,10 @@ private final class PlaneAddressRecorder: CompositingStage {
             policy: .drop, analysis: [(stage, FixedIntervalSchedule(interval: .milliseconds(100)))], observer: observer)
         let skipped = observer.state.withLock { $0.skipped["counter"] ?? 0 }
         let calls = stage.calls.load(ordering: .relaxed)
-        #expect(observer.output == 45)
+        // Every frame is written or counted as dropped: this test is about the analyses, and a loaded machine may
+        // starve the live pool for a frame (liveAnalysisThatCannotKeepUpSkipsFramesButNeverDropsVideo holds the
+        // frames to 45 written).
+        #expect(observer.output + observer.dropped == 45, "output \(observer.output), dropped \(observer.dropped)")
         // 1.5 s of video holds 15 analyses due every 100 ms (one more for rounding); a slow machine makes the stage
         // no faster, so the sum stays near 15 however many frames went by while it was busy.
         #expect(skipped >= 4, "analyses \(calls), missed \(skipped)")
