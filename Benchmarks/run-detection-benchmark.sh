@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inference time per analysed frame of each detection backend (median, p95) on real frames of vtest.avi.
 # Needs the media (scripts/fetch-media.sh) and the onnx Python package. Builds a release test bundle in
-# .build-bench-detection; prints one "bench-detection:" line per backend. Figures: Benchmarks/DETECTION.md.
+# .build-bench-detection; prints one "bench-detection:" line per backend. Figures: docs/figures/performance.md.
 # Usage: Benchmarks/run-detection-benchmark.sh [FRAMES]            (default 40 frames per backend)
 #        STREAMLENS_BENCH_ONE_CORE=1 Benchmarks/run-detection-benchmark.sh
 #            (measures pinned to core 1 with OpenCV limited to one thread: steadier on a shared machine)

@@ -2,7 +2,7 @@
 # Writes Sources/streamlens/executed-functions.order: the functions of the release executable that its usual runs
 # execute, hottest first. Release builds hand it to the linker (Package.swift), which lays those functions out side
 # by side at the start of the code, so that a run keeps about 6 MiB of the executable's 29 MB of code resident
-# instead of 12 (the kernel maps code 64 KiB at a time around each page executed; BENCHMARKS.md round 42).
+# instead of 12 (the kernel maps code 64 KiB at a time around each page executed).
 #
 #   bash scripts/make-function-order.sh     # a development tool: needs valgrind, the test media (setup.sh --media)
 #

@@ -16,7 +16,7 @@ convolution, batch normalisation, ReLU and 2 × 2 max pooling (16, 32, 32 channe
 (the bridge applies the softmax). Trained with PyTorch on the CPU, seeded; PyTorch is a development-time tool only:
 the product runs the ONNX bytes with OpenCV's DNN module (Sources/COpenCVBridge/speed_disc_classifier.cpp).
 It replaced a HOG + cv::ml::ANN_MLP classifier trained the same way: on the real GTSRB dev discs that one was sure
-(≥ 0.7) and wrong on 14 of 361 located frames, this one on none (SIGNS.md, round 22).
+(≥ 0.7) and wrong on 14 of 361 located frames, this one on none.
 
 No photograph is used (GTSRB's licence keeps it out of git, and the product must not depend on it).
 

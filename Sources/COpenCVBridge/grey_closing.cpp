@@ -1,6 +1,6 @@
 // The grey-level closing the speed-limit reader flattens a disc's light with (StreamLensSigns' IlluminationFlattener):
 // OpenCV's own maximum and minimum filters over a square window, instead of the four loops over the window that the
-// reader ran per sample (BENCHMARKS.md round 40).
+// reader ran per sample (several times slower).
 #include "opencv_bridge.h"
 #include "guarded.hpp"
 

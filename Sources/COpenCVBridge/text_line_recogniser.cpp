@@ -84,7 +84,7 @@ slcv_status slcv_text_line_recogniser_create(
         [&](slcv_text_line_recogniser &made) {
             made.net = cv::dnn::readNetFromONNX(model_path);
             // Parsing the ONNX file leaves megabytes of protobuf freed but still held by the heap; hand them
-            // back, or the run keeps them for nothing (peak RSS of the dashcam job: −1…3 MiB, BENCHMARKS.md round 10).
+            // back, or the run keeps them for nothing (peak RSS of the dashcam job: −1…3 MiB).
             malloc_trim(0);
             made.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
             made.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);

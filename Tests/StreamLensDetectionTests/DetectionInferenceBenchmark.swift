@@ -6,7 +6,7 @@ import Testing
 
 /// Inference time per analysed frame of each backend on real frames (vtest.avi), printed as median and p95.
 /// A measurement, not a test: it asserts nothing about speed and runs only when `STREAMLENS_BENCH_DETECTION` is
-/// set (Benchmarks/run-detection-benchmark.sh runs it on a release build; figures in Benchmarks/DETECTION.md).
+/// set (Benchmarks/run-detection-benchmark.sh runs it on a release build; figures in docs/figures/performance.md).
 @Suite(
     "Detection inference benchmark",
     .serialized,

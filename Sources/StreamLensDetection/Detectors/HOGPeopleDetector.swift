@@ -23,7 +23,7 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
     /// The defaults find as many of the annotated vtest.avi people as OpenCV's `detectMultiScale` with step 1.05,
     /// margin 0 and groups of 2 (18 of 23, one false positive) for 43 % less CPU: the pyramid's fine levels, where
     /// most windows are, step by 1.1; single hits with a margin above -0.1 make up for the sparser levels
-    /// (BENCHMARKS.md, "Round 3").
+    /// (docs/figures/accuracy.md).
     public struct Options: Sendable, Equatable {
         /// SVM margin a window needs to be a hit.
         public var hitThreshold: Double = -0.1

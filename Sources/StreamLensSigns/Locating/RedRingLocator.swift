@@ -60,7 +60,7 @@ struct RedRingLocator {
     var circleCheck = CircleRingCheck()
     /// Rings redder and darker than their own inside though not redder than the scene (a colour cast), found without
     /// the red mask; at most ``maximumContrastChecks`` of its seeds per frame are checked for a luma circle (6, not
-    /// round 5's 3: with the search's looser brightness test the sign is often not among the first three seeds).
+    /// 3: with the search's looser brightness test the sign is often not among the first three seeds).
     var contrastSearch = RingContrastSearch()
     var maximumContrastChecks = 6
     /// Contrast seeds rejected on the last analysed frame that are at the same place over the same picture are
@@ -76,7 +76,7 @@ struct RedRingLocator {
     /// The check a nudged circle must pass: ``insideCheck`` with the ring in all 16 directions, not 14. Eight more
     /// tries are eight more chances for street clutter: with 14 of 16 the second real-photo set located 652 of 1141
     /// sign frames instead of 596 but sent 348 candidates from sign-free frames instead of 201, and a generated street
-    /// gained a ring that pulled a sign's track away; with 16 of 16, 620 and 208 (SIGNS.md, round 9).
+    /// gained a ring that pulled a sign's track away; with 16 of 16, 620 and 208.
     var nudgedCheck = InsideRelativeRingCheck(minimumDirectionShare: 1.0)
     /// The contrast search runs over the whole frame on one frame in this many; the frames between search only
     /// around the last seeds (``RingContrastSearch/searchAround(v:luma:)``), following a sign that moved or grew.
@@ -85,10 +85,10 @@ struct RedRingLocator {
     private var framesSinceContrastSearch = Int.max
     /// A seed whose Hough circles all fail, nudged or not, gets a circle fitted to its ring's inner edge
     /// (``RingEdgeFit``), judged by ``fittedCheck``. On the second real-photo set: 620 → 702 of 1141 sign frames
-    /// located, 208 → 218 candidates from frames without a speed sign (SIGNS.md, round 10).
+    /// located, 208 → 218 candidates from frames without a speed sign.
     var fitsRingEdges = true
     /// Seeds beyond ``maximumContrastChecks`` (no Hough transform left for them) still get the fit, which costs a few
-    /// hundred luma samples, not a transform: with 16 seeds instead of 8 most of round 10's gain.
+    /// hundred luma samples, not a transform: with 16 seeds instead of 8 most of the fit's gain.
     var fitsBeyondChecks = true
     /// ``insideCheck`` with the ring in 15 of 16 directions: 14 of 16 located 7 frames more for 13 more sign-free
     /// candidates; 16 of 16, 16 fewer for 3 fewer.
@@ -112,8 +112,7 @@ struct RedRingLocator {
     /// A shape seed's radius is the distance its edges voted from, one of the search's few radii, and often the
     /// ring's other edge: on GTSDB's dark signs (maroon rings round grey insides) the seed sat on the sign, centred
     /// within 2–4 px, with a radius 20–30 % off, so the inside check's bands missed the ring. When the seed's own
-    /// circle and the fitted edge both fail, its circle is tried at these shares of its radius, nearest first
-    /// (SIGNS.md round 31).
+    /// circle and the fitted edge both fail, its circle is tried at these shares of its radius, nearest first.
     var seedRadiusShares = [0.9, 1.1, 0.8, 1.2, 0.7]
     /// The check a resized seed's circle must pass: ``insideCheck`` with a ring only 3 V levels redder than its
     /// inside, not 4 — the dark rings' own contrast (2.5–4 at their true circle) — and an even band whichever edge
@@ -182,9 +181,9 @@ struct RedRingLocator {
                 let coverage = ringCoverage(of: ring, width: width, height: height)
             else {
                 // Red too broken or too merged to trace a ring: the shape search (step 7) finds such rings by their
-                // luma edges. Rounds 4–13 searched a patch around the first three such regions for a Hough circle;
-                // with the shape search that found 1 more of the second real set's 1141 sign frames and sent 36 more
-                // candidates from its distractor clips (SIGNS.md, round 14).
+                // luma edges. A Hough circle searched in a patch around the first three such regions found, with the shape
+                // search, 1 more of the second real set's 1141 sign frames and sent 36 more candidates from its
+                // distractor clips.
                 continue
             }
             // Chroma sample i covers luma pixels 2i and 2i + 1: its centre is luma 2i + 1.
@@ -284,10 +283,10 @@ struct RedRingLocator {
     /// circle resized (``resizedRing(around:planes:)``).
     ///
     /// The search looks at the whole frame one analysed frame in ``symmetrySearchInterval`` and searches windows
-    /// around its last seeds and the last rings between (a search, not round 13's re-check of old seeds, which
+    /// around its last seeds and the last rings between (a search, not a re-check of old seeds, which
     /// located 783 instead of 897 of the second real set's 1141 sign frames: a sign moves and grows between analysed
     /// frames more than a confirmation around an old seed follows). The same signs are read on the real sets, for
-    /// 30–40 % of the reader's CPU (SIGNS.md round 38).
+    /// 30–40 % of the reader's CPU.
     private mutating func addRingsBySymmetry(planes: YUVPlanes) {
         if framesSinceSymmetrySearch >= symmetrySearchInterval - 1 {
             symmetrySearch.search(luma: lumaSums)

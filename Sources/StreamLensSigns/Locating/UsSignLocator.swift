@@ -83,7 +83,7 @@ struct UsSignLocator {
     /// Sides of a dim plate's box with the border just outside (``borderedSides(of:width:height:)``).
     var minimumDimPlateBorderedSides = 3
     /// Step 5 searches the whole frame on one analysed frame in this many (on every one it added 16 % to a US run's
-    /// CPU, on one in four nothing measurable: SIGNS.md round 37); the frames between search half a plate's size around
+    /// CPU, on one in four nothing measurable); the frames between search half a plate's size around
     /// the dim plates found last.
     var dimSearchInterval = 4
     private var framesSinceDimSearch = Int.max

@@ -64,7 +64,7 @@ struct DiscReader {
     var matchesTemplates = true
     /// Narrowest ring (outer width, pixels) whose disc is matched with the templates: the smallest counted
     /// sign. Below it the digits are a few samples wide and a window or a doorway matches a value as well (a 26-pixel
-    /// street candidate in vtest.avi matched "5" at 0.73 on two frames, SIGNS.md round 11).
+    /// street candidate in vtest.avi matched "5" at 0.73 on two frames).
     static let templateMinimumWidth = 32.0
     /// The template matcher's match of the last candidate (nil when it was not needed or could not run).
     private(set) var lastTemplateMatch: DiscTemplateMatcher.Match?
