@@ -23,7 +23,8 @@ No photograph is used (GTSRB's licence keeps it out of git, and the product must
 The renderer (`Renderer`, `normalise`, `FONTS`, `VALUES`, `SEED`) is shared with scripts/make-disc-templates.py.
 
 Usage: make-speed-disc-model.py FONTS_DIR OUTPUT.hpp [--dump FOLDER]
-  FONTS_DIR: .media-cache/media/fonts (scripts/fetch-media.sh); OUTPUT: Sources/COpenCVBridge/speed_disc_model.hpp.
+  FONTS_DIR: .media-cache/media/fonts (scripts/fetch-media.sh);
+  OUTPUT: Sources/COpenCVBridge/Generated/speed_disc_model.hpp (training takes minutes and needs torch, so no check re-runs it).
   --dump writes every 200th training picture as a PNG. Needs Debian's python3-opencv (its freetype module draws the
   fonts) and python3-numpy, plus torch and onnx: e.g. `python3 -m venv --system-site-packages V; V/bin/pip install
   torch onnx "numpy<2"; V/bin/python scripts/make-speed-disc-model.py …`. About 10 minutes on two cores.

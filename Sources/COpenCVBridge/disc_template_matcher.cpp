@@ -13,7 +13,7 @@
 // this shape (25 rows: below the size where Debian's OpenCV hands it to BLAS, itself the reference BLAS), and the
 // own one is several times faster. The templates are normalised once, at start-up.
 #include "opencv_bridge.h"
-#include "disc_templates.hpp"
+#include "Generated/disc_templates.hpp"
 #include "guarded.hpp"
 
 #include <opencv2/core.hpp>

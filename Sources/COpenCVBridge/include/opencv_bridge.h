@@ -228,7 +228,8 @@ slcv_status slcv_grey_closing(
 #define SLCV_SPEED_DISC_CLASS_COUNT 15
 
 /// An opaque classifier: a small convolutional network (run by OpenCV's DNN module) on a sign's normalised inner disc,
-/// trained on rendered road-font digits only; the network is compiled in (speed_disc_model.hpp), nothing is loaded.
+/// trained on rendered road-font digits only; the network is compiled in (Generated/speed_disc_model.hpp), nothing
+/// is loaded.
 typedef struct slcv_disc_classifier slcv_disc_classifier;
 
 slcv_status slcv_disc_classifier_create(slcv_disc_classifier **classifier, char *error, size_t error_capacity);
@@ -243,8 +244,8 @@ void slcv_disc_classifier_destroy(slcv_disc_classifier *classifier);
 // MARK: Speed-limit disc templates (disc_template_matcher.cpp), the sign reader's fourth recogniser
 
 /// An opaque set of rendered speed-value templates (every European value in four road fonts at three digit sizes,
-/// and the texts of other round signs such as 7,5t as value 0; compiled in from disc_templates.hpp), each blurred
-/// at start-up twice and smeared sideways twice.
+/// and the texts of other round signs such as 7,5t as value 0; compiled in from Generated/disc_templates.hpp), each
+/// blurred at start-up twice and smeared sideways twice.
 typedef struct slcv_disc_templates slcv_disc_templates;
 
 /// The best match of one disc: the speed value whose templates correlate best, and how well.
