@@ -48,8 +48,7 @@ struct DetectionInferenceBenchmark {
         let at768 = try Self.video(width: 768, height: 576)
         try Self.measure("hog (defaults)", try HOGPeopleDetector(), at640)
         // The peer: the same detector with OpenCV's own HOGDescriptor::detect scoring each level.
-        var openCVScorer = HOGPeopleDetector.Options()
-        openCVScorer.usesOpenCVWindowScorer = true
+        let openCVScorer = HOGPeopleDetector.Options(windowScorer: .openCV)
         try Self.measure("hog (defaults), OpenCV's window scorer", try HOGPeopleDetector(options: openCVScorer), at640)
         var upscaled = HOGPeopleDetector.Options()
         upscaled.upscale = 1.25

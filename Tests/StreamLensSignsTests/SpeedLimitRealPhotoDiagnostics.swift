@@ -35,14 +35,13 @@ struct SpeedLimitRealPhotoDiagnostics {
         for clip in set.clips where clip.kind == "sign" && (only.map { clip.name.contains($0) } ?? true) {
             guard let sign = clip.signs.first else { continue }
             var locator = RedRingLocator()
-            // Every variant is tried (no early stop) so the figures show what each one adds.
+            // Every variant may be read (the vote never settles) so the figures show what each one adds; variants
+            // after the first still wait for the classifier to name a value, as in the stage.
             var reader = DiscReader(maximumOCRCalls: DiscVariant.tried.count)
             if Self.mode == "stage" {
                 reader = DiscReader()
-                reader.restoresZeroFromShape = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_NO_ZERO_SHAPE"] != "1"
             } else {
                 reader.vote = VariantVote(settlingConfidence: 1.01)
-                reader.triesEveryVariant = true
             }
             let configuration = SpeedLimitConfiguration()
             var steps: [String] = []

@@ -44,11 +44,22 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
         /// about 96 px tall with 16 px margins), and it matches hand-annotated vtest.avi frames (medians: 0.50 of
         /// the width from 0.26, 0.69 of the height from 0.14).
         public var fitBoxesToPerson = true
-        /// Score windows with OpenCV's own `HOGDescriptor::detect` instead of the bridge's scorer, which computes the
-        /// same features with about half the work (the same hits; scores agree to 1e-6). For checking the two.
-        public var usesOpenCVWindowScorer = false
+        /// Which code scores the windows.
+        public let windowScorer: WindowScorer
 
-        public init() {}
+        /// Options at their defaults, scoring windows with `windowScorer`.
+        public init(windowScorer: WindowScorer = .bridge) {
+            self.windowScorer = windowScorer
+        }
+    }
+
+    /// Which code scores each pyramid level's windows.
+    public enum WindowScorer: Sendable, Equatable {
+        /// The bridge's scorer: the same features as OpenCV's with about half the work (the same hits; scores agree
+        /// to 1e-6).
+        case bridge
+        /// OpenCV's own `HOGDescriptor::detect`: the reference `HOGPeopleDetectorTests` checks the bridge against.
+        case openCV
     }
 
     /// Always `hog`.
@@ -69,7 +80,7 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
         raw.upscale = options.upscale
         raw.small_people_scale_step = options.smallPeoplePyramidScale
         raw.small_people_until_scale = options.smallPeopleUntilScale
-        raw.use_opencv_window_scorer = options.usesOpenCVWindowScorer ? 1 : 0
+        raw.use_opencv_window_scorer = options.windowScorer == .openCV ? 1 : 0
         handle = try OpenCVDetectorHandle(
             backendName: "hog",
             create: { detector, error, capacity in slcv_detector_create_hog(&raw, detector, error, capacity) },
