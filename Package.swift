@@ -141,6 +141,12 @@ let package = Package(
             path: "Benchmarks/CompositingBenchmark"
         ),
 
+        .executableTarget(
+            name: "streamlens-diagnostics",
+            dependencies: ["StreamLensCore", "StreamLensSigns", "StreamLensDetection"],
+            path: "Tools/streamlens-diagnostics"
+        ),
+
         // MARK: Tests
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),
         .testTarget(name: "StreamLensGStreamerTests", dependencies: ["StreamLensGStreamer", "StreamLensCore"]),
