@@ -2,7 +2,8 @@
 // StreamLens: a video-analytics pipeline for Swift on Linux, driven by GStreamer.
 //
 // Layering (bottom to top):
-//   C system libraries (CGStreamer, CTesseract, CPangoCairo) and the OpenCV C++ bridge (COpenCVBridge)
+//   C system libraries (CGStreamer, CTesseract, CPangoCairo) and the OpenCV C++ bridges (COpenCVDetection for
+//   StreamLensDetection, COpenCVSigns for StreamLensSigns)
 //   → one Swift wrapper module per C library (StreamLensGStreamer, StreamLensText, StreamLensDetection/Signs)
 //   → pure Swift domain modules (StreamLensCore, StreamLensStats, StreamLensCompositing)
 //   → StreamLens (the pipeline runner library) → streamlens (the command-line tool);
@@ -51,16 +52,28 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
         ),
         .target(
-            name: "COpenCVBridge",
+            name: "COpenCVDetection",
             cxxSettings: [
                 .unsafeFlags(["-I/usr/include/opencv4"]),
-                // The bridge's own pixel loops (the HOG window scorer, the disc matcher) optimised in debug builds
-                // too: the tests run them over whole clips, and at -O0 they take several times as long.
+                // The bridge's own pixel loops (the HOG window scorer) optimised in debug builds too: the tests run
+                // them over whole clips, and at -O0 they take several times as long.
                 .unsafeFlags(["-O2"], .when(configuration: .debug)),
             ],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),
+            ]
+        ),
+        .target(
+            name: "COpenCVSigns",
+            cxxSettings: [
+                .unsafeFlags(["-I/usr/include/opencv4"]),
+                // The disc template matcher's own product optimised in debug builds too, as in COpenCVDetection.
+                .unsafeFlags(["-O2"], .when(configuration: .debug)),
+            ],
+            linkerSettings: [
+                .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_dnn"),
             ]
         ),
 
@@ -82,8 +95,8 @@ let package = Package(
         ),
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
         .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),
-        .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVBridge"]),
-        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract", "COpenCVBridge"]),
+        .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVDetection"]),
+        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract", "COpenCVSigns"]),
         .target(
             name: "StreamLens",
             dependencies: [

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Checks that the generated sources under Sources/*/Generated/ are what their scripts write today: re-runs each
 # deterministic generator into a temporary folder and compares. Exits 1 on a stale file, 0 when all are current.
-#   Sources/COpenCVBridge/Generated/disc_templates.hpp   scripts/make-disc-templates.py (fonts from
+#   Sources/COpenCVSigns/Generated/disc_templates.hpp   scripts/make-disc-templates.py (fonts from
 #                                                        scripts/fetch-media.sh, Debian's python3-opencv; seconds)
-#   Sources/COpenCVBridge/Generated/speed_disc_model.hpp scripts/make-speed-disc-model.py: not re-run here (training
+#   Sources/COpenCVSigns/Generated/speed_disc_model.hpp scripts/make-speed-disc-model.py: not re-run here (training
 #                                                        takes minutes and needs torch); its first line is checked.
 # Usage: scripts/check-generated.sh          (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fonts=.media-cache/media/fonts
-generated=Sources/COpenCVBridge/Generated
+generated=Sources/COpenCVSigns/Generated
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0

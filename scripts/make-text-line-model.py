@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the text-line recogniser that the rapidocr-onnxruntime package ships (PP-OCRv4 "rec", Apache-2.0) into the
-model the speed-limit reader runs with OpenCV 4.6's DNN module (COpenCVBridge, text_line_recogniser.cpp).
+model the speed-limit reader runs with OpenCV 4.6's DNN module (COpenCVSigns, text_line_recogniser.cpp).
 
 Usage: make-text-line-model.py PACKAGE_MODEL OUTPUT WIDTH
 

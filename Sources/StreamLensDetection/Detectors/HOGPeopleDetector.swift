@@ -1,4 +1,4 @@
-internal import COpenCVBridge
+internal import COpenCVDetection
 import StreamLensCore
 
 /// People detector using OpenCV's HOG descriptor with its default people SVM (a 64×128 pixel window).

@@ -1,5 +1,5 @@
 import Foundation
-internal import COpenCVBridge
+internal import COpenCVSigns
 
 /// The reader's third recogniser: a text-line network (PP-OCRv4's recogniser, run by OpenCV's DNN module) that reads
 /// the grey band across a disc's middle as a line of text — no binarisation, no cut-out glyphs — so it reads the soft

@@ -3,7 +3,7 @@
 // Independent of Tesseract: a small convolutional network reads the whole disc (no digit segmentation). It was trained
 // by scripts/make-speed-disc-model.py on rendered road-font digits made to look like small, soft, smeared, dim photos,
 // and is compiled in as ONNX bytes (Generated/speed_disc_model.hpp), so nothing is loaded at run time.
-#include "opencv_bridge.h"
+#include "opencv_signs.h"
 #include "guarded.hpp"
 #include "Generated/speed_disc_model.hpp"
 

@@ -12,7 +12,7 @@
 // product 3.8 ms). The product is the bridge's own (``bestCorrelations``): cv::gemm runs a plain loop for a product
 // this shape (25 rows: below the size where Debian's OpenCV hands it to BLAS, itself the reference BLAS), and the
 // own one is several times faster. The templates are normalised once, at start-up.
-#include "opencv_bridge.h"
+#include "opencv_signs.h"
 #include "Generated/disc_templates.hpp"
 #include "guarded.hpp"
 
