@@ -11,13 +11,13 @@
 //   6. streamlens, streamlens-reference, streamlens-diagnostics
 // 1: pure Swift — frames, pool, stage protocols, detections and time (imports no C); the option schema; the batch
 // catalog. 2: one Swift module per C library — StreamLensGStreamer is the only one importing GStreamer's C API
-// (pipelines, appsink/appsrc, frames and buffers, the element SDK's GValue/GstStructure/buffer wrappers), StreamLensText
-// wraps Pango/Cairo, detection and signs wrap the OpenCV bridge and Tesseract. 3: pure Swift domain modules — run
-// statistics and reports; blending, annotators and overlays in native YUV. 4: the frame path from appsink through the
-// pool, analysis lanes, sync hold and compositing to appsrc; the analysis lanes the elements share; the overlay clip
-// decoder. 5: the pipeline runner, and the stages as GStreamer elements (libgststreamlens.so). 6: the command-line tool
-// and tools. Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV bridge, the plugin's
-// GObject shell.
+// (pipelines, appsink/appsrc, frames and buffers, the element SDK's GValue/GstStructure/buffer wrappers),
+// StreamLensText wraps Pango/Cairo, detection and signs each wrap their OpenCV bridge (signs also Tesseract). 3: pure
+// Swift domain modules — run statistics and reports; blending, annotators and overlays in native YUV. 4: the frame path
+// from appsink through the pool, analysis lanes, sync hold and compositing to appsrc; the analysis lanes the elements
+// share; the overlay clip decoder. 5: the pipeline runner, and the stages as GStreamer elements (libgststreamlens.so).
+// 6: the command-line tool and tools. Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV
+// bridges (COpenCVDetection, COpenCVSigns), the plugin's GObject shell.
 
 import PackageDescription
 
@@ -62,16 +62,28 @@ let package = Package(
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
         ),
         .target(
-            name: "COpenCVBridge",
+            name: "COpenCVDetection",
             cxxSettings: [
                 .unsafeFlags(["-I/usr/include/opencv4"]),
-                // The bridge's own pixel loops (the HOG window scorer, the disc matcher) optimised in debug builds
-                // too: the tests run them over whole clips, and at -O0 they take several times as long.
+                // The bridge's own pixel loops (the HOG window scorer) optimised in debug builds too: the tests run
+                // them over whole clips, and at -O0 they take several times as long.
                 .unsafeFlags(["-O2"], .when(configuration: .debug)),
             ],
             linkerSettings: [
                 .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),
+            ]
+        ),
+        .target(
+            name: "COpenCVSigns",
+            cxxSettings: [
+                .unsafeFlags(["-I/usr/include/opencv4"]),
+                // The disc template matcher's own product optimised in debug builds too, as in COpenCVDetection.
+                .unsafeFlags(["-O2"], .when(configuration: .debug)),
+            ],
+            linkerSettings: [
+                .linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                .linkedLibrary("opencv_dnn"),
             ]
         ),
 
@@ -96,8 +108,8 @@ let package = Package(
         ),
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
         .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),
-        .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVBridge"]),
-        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract", "COpenCVBridge"]),
+        .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVDetection"]),
+        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract", "COpenCVSigns"]),
         .target(
             name: "StreamLens",
             dependencies: [
@@ -160,6 +172,12 @@ let package = Package(
         // MARK: Tools
         // Writes docs/reference/options.md from the option schema (scripts/generate-reference.sh).
         .executableTarget(name: "streamlens-reference", dependencies: ["StreamLensOptions"], path: "Tools/streamlens-reference"),
+        // The sign reader's and the detector's diagnostics: what each stage saw on a set of clips.
+        .executableTarget(
+            name: "streamlens-diagnostics",
+            dependencies: ["StreamLensCore", "StreamLensSigns", "StreamLensDetection"],
+            path: "Tools/streamlens-diagnostics"
+        ),
 
         // MARK: Tests
         .testTarget(name: "StreamLensCoreTests", dependencies: ["StreamLensCore"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Memory timeline of the dashcam job and of bare gst-launch decode→x264 (issue 13, round 4).
+"""Memory timeline of the dashcam job and of bare gst-launch decode→x264.
 
     python3 Benchmarks/memory_timeline.py [STREAMLENS_BINARY [EXTRA ARGS...]]
 

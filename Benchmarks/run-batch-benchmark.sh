@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The batch benchmark (BATCH.md): 6 recordings with HOG people detection and an annotated H.264 output, done three
+# The batch benchmark (docs/guides/batch.md): 6 recordings with HOG people detection and an annotated H.264 output, done three
 # ways in one run on the same machine: a shell loop of `streamlens run` (the peer), `streamlens batch --workers 1`
 # and `streamlens batch --workers 2`. Reports wall time, files per minute and total CPU (user + system of every
 # process, children included) for each, and the catalog's overhead per file.

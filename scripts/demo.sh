@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --media
 # The Swift runtime and Foundation linked statically: only the pages the program uses are loaded (peak RSS −4…5 MiB
-# on the dashcam job, BENCHMARKS.md round 6). The plugin (a shared library) is built without it.
+# on the dashcam job). The plugin (a shared library) is built without it.
 swift build -c release --product streamlens --static-swift-stdlib 2>&1 | tail -n 3
 mkdir -p out
 cd out

@@ -11,7 +11,8 @@ fonts-roadgeek's RG2014 series, three digits condensed to fit the ring). No phot
 
 Output: a C++ header with the templates as hexadecimal ink levels (one digit per pixel, 0 = paper, f = ink), compiled
 into the bridge. The same fonts and OpenCV give the same file.
-Usage: make-disc-templates.py FONTS_DIR OUTPUT.hpp   (FONTS_DIR: .media-cache/media/fonts, from scripts/fetch-media.sh)
+Usage: make-disc-templates.py FONTS_DIR OUTPUT.hpp   (FONTS_DIR: .media-cache/media/fonts, from scripts/fetch-media.sh;
+  OUTPUT: Sources/COpenCVSigns/Generated/disc_templates.hpp; scripts/check-generated.sh checks that it is current)
 Needs Debian's python3-opencv and python3-numpy.
 """
 

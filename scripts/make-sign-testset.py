@@ -45,7 +45,7 @@ ROUNDS = 5  # every value appears this many times, each time in another font, lo
 RELETTERED_DISTRACTORS = ["35", "55", "7,5t", "3,5t", "2,8m"]
 # Weight limits lettered as the real signs are (a smaller, wider legend than a speed value): digits a speed sign
 # could show, followed by a "t" that blurs into the last digit on a small sign ("20t", "30t" read as 20 and 30,
-# "12t" matched 10, "7,5t" matched 70 before round 28).
+# "12t" matched 10, "7,5t" matched 70 without them in the test set).
 WEIGHT_LIMIT_DISTRACTORS = ["7,5t", "10t", "12t", "16t", "20t", "30t"]
 SUPERSAMPLE = 256  # side of a sign before it is scaled to its on-screen size
 

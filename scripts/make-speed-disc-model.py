@@ -14,16 +14,18 @@ European speed value (5, 10…130), in `SpeedDiscClassifier.classValues` order.
 Network (input 1 × 1 × 32 × 32: the picture resized with INTER_AREA, values 0…1): three blocks of a 3 × 3
 convolution, batch normalisation, ReLU and 2 × 2 max pooling (16, 32, 32 channels), a 64-unit layer, 15 outputs
 (the bridge applies the softmax). Trained with PyTorch on the CPU, seeded; PyTorch is a development-time tool only:
-the product runs the ONNX bytes with OpenCV's DNN module (Sources/COpenCVBridge/speed_disc_classifier.cpp).
+the product runs the ONNX bytes with OpenCV's DNN module (Sources/COpenCVSigns/speed_disc_classifier.cpp).
 It replaced a HOG + cv::ml::ANN_MLP classifier trained the same way: on the real GTSRB dev discs that one was sure
-(≥ 0.7) and wrong on 14 of 361 located frames, this one on none (SIGNS.md, round 22).
+(≥ 0.7) and wrong on 14 of 361 located frames, this one on none.
 
 No photograph is used (GTSRB's licence keeps it out of git, and the product must not depend on it).
 
 The renderer (`Renderer`, `normalise`, `FONTS`, `VALUES`, `SEED`) is shared with scripts/make-disc-templates.py.
 
 Usage: make-speed-disc-model.py FONTS_DIR OUTPUT.hpp [--dump FOLDER]
-  FONTS_DIR: .media-cache/media/fonts (scripts/fetch-media.sh); OUTPUT: Sources/COpenCVBridge/speed_disc_model.hpp.
+  FONTS_DIR: .media-cache/media/fonts (scripts/fetch-media.sh);
+  OUTPUT: Sources/COpenCVSigns/Generated/speed_disc_model.hpp (training takes minutes and needs torch, so
+  scripts/check-generated.sh does not re-run it).
   --dump writes every 200th training picture as a PNG. Needs Debian's python3-opencv (its freetype module draws the
   fonts) and python3-numpy, plus torch and onnx: e.g. `python3 -m venv --system-site-packages V; V/bin/pip install
   torch onnx "numpy<2"; V/bin/python scripts/make-speed-disc-model.py …`. About 10 minutes on two cores.

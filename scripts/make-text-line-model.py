@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the text-line recogniser that the rapidocr-onnxruntime package ships (PP-OCRv4 "rec", Apache-2.0) into the
-model the speed-limit reader runs with OpenCV 4.6's DNN module (COpenCVBridge, text_line_recogniser.cpp).
+model the speed-limit reader runs with OpenCV 4.6's DNN module (COpenCVSigns, text_line_recogniser.cpp).
 
 Usage: make-text-line-model.py PACKAGE_MODEL OUTPUT WIDTH
 
@@ -13,13 +13,13 @@ OpenCV 4.6 cannot import the packaged graph as it is, so this script rewrites it
 - Gemm weights are stored transposed (transB = 1): OpenCV 4.6 takes the output count from the wrong axis otherwise;
 - the single value added to a convolution's output (the network's learnable shift after each convolution) goes into
   the convolution's bias: OpenCV 4.6 would fuse that Add into the convolution at the first forward pass and keep a
-  second copy of the weights to do it (4.3 MB resident; BENCHMARKS.md round 18);
+  second copy of the weights to do it (4.3 MB resident);
 - the learnable affine after each activation (two single values) goes into the convolution that reads it (its
   weights, and its bias unless it pads: then an Add stays before it), and each hard-swish (four nodes) is written
-  as x * HardSigmoid(x), which OpenCV 4.6 runs as one layer: a forward pass ~5 % less CPU (BENCHMARKS.md round 18);
+  as x * HardSigmoid(x), which OpenCV 4.6 runs as one layer: a forward pass ~5 % less CPU;
 - each 5 x 5 depthwise convolution becomes the sum of four 3 x 3 ones, one per quarter of its kernel (zero-filled,
   with the padding that lines each quarter up): OpenCV 4.6 has a fast path for 3 x 3 depthwise convolutions only,
-  and the 5 x 5 ones took most of a forward pass (BENCHMARKS.md round 17);
+  and the 5 x 5 ones took most of a forward pass;
 - the last layer keeps only the classes the reader needs: CTC blank, the digits 0-9, then every other printable
   ASCII character of the dictionary (so that a letter is read as a letter, not forced onto a digit). The model's
   6 624 other (mostly CJK) characters go, which makes the layer 60 times smaller.
@@ -134,7 +134,7 @@ def fold_shifts_into_convolutions(graph, initialisers):
     convolution) to the convolution's bias instead, where that Add is the output's only reader. Returns how many.
 
     OpenCV 4.6 fuses such an Add into the convolution itself at the first forward pass, and copies the convolution's
-    weights to do so: 4.3 MB more resident memory for this model (BENCHMARKS.md round 18). Folded here, the weights are
+    weights to do so: 4.3 MB more resident memory for this model. Folded here, the weights are
     kept once.
     """
     readers = node_readers(graph)

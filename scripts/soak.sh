@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak: a long live run with both analysers, watched from outside. Checks that memory stays flat, no file
-# descriptor leaks, and latency percentiles stay stable; the figures go to RELIABILITY.md.
+# descriptor leaks, and latency percentiles stay stable; the figures go to docs/reliability.md.
 #
 # Usage: scripts/soak.sh [FRAMES] [FPS]      (default 100000 frames at 300 fps: about 6 minutes)
 #

@@ -1,5 +1,5 @@
 // Where a forward pass of the speed-limit reader's text-line network goes, layer by layer, as OpenCV 4.6 runs it
-// (BENCHMARKS.md round 45). Build and run by hand:
+// (figures: docs/figures/performance.md). Build and run by hand:
 //
 //   g++ -O2 Benchmarks/TextLineLayers/text_line_layers.cpp -o /tmp/text_line_layers $(pkg-config --cflags --libs opencv4)
 //   /tmp/text_line_layers /usr/local/share/streamlens/text-line-48x80.onnx [threads] [passes]

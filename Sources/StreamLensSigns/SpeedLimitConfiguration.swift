@@ -47,7 +47,7 @@ public struct SpeedLimitConfiguration: Sendable, Equatable {
     /// ``analysisWidth`` says otherwise. The locator searches every sample of an analysed frame, so a 4K frame costs
     /// it four times a 1080p one; scaled to 1920 it costs a quarter of that plus the scaling, and shows a sign as a
     /// 1080p camera would. Narrower sources stay at full size: at 2560 × 1440 the scaling cost what it saved
-    /// (BENCHMARKS.md, issue 13 round 35).
+    /// (docs/figures/performance.md).
     public static let largeSourceWidth = 3840
     public static let largeSourceAnalysisWidth = 1920
 

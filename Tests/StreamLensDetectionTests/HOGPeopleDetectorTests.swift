@@ -177,8 +177,10 @@ struct HOGPeopleDetectorTests {
         options.upscale = Self.upscale
         options.windowStride = windowStride
         let ours = try HOGPeopleDetector(options: options)
-        options.usesOpenCVWindowScorer = true
-        let openCV = try HOGPeopleDetector(options: options)
+        var openCVOptions = HOGPeopleDetector.Options(windowScorer: .openCV)
+        openCVOptions.upscale = Self.upscale
+        openCVOptions.windowStride = windowStride
+        let openCV = try HOGPeopleDetector(options: openCVOptions)
         var compared = 0
         for index in stride(from: 0, to: video.frameCount, by: 8) {
             let (found, expected) = try video.withFrame(index) { try (ours.detect($0), openCV.detect($0)) }

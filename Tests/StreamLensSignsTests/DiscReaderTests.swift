@@ -19,10 +19,9 @@ struct DiscReaderTests {
     ) throws -> (right: Int, wrong: Int, tried: Int) {
         let set = try SignTestSet.shared.get()
         let engine = try TesseractEngine()
-        var reader = DiscReader(variants: [blindVariant])
-        reader.readsWholeDisc = readsWholeDisc
         // Only the recogniser under test may name the disc: the template matcher would read these clean discs too.
-        reader.matchesTemplates = false
+        var reader = DiscReader(variants: [blindVariant], matchesTemplates: false)
+        reader.readsWholeDisc = readsWholeDisc
         var right = 0
         var wrong = 0
         var tried = 0

@@ -85,15 +85,16 @@ struct DiscTemplateMatcherTests {
     }
 
     /// The generated signs at their largest, their luma blurred around the sign as the real set's soft pastes are
-    /// (three box passes of radius 2: sigma about 2.4 px, SIGNS.md): the glyph readers name few of them, the template
+    /// (three box passes of radius 2: sigma about 2.4 px): the glyph readers name few of them, the template
     /// matcher many more, one frame at a time. A single frame can be wrong (a blurred, backlit "110" matched "70"):
     /// that is what the vote's third template-only read (or two clear leads) is for (`SignVoteTests`), so here the wrong frames must
     /// stay a minority of what the templates add, not absent. Since narrow matches need the classifier or the text line
-    /// behind them (round 30) the templates add 8 of 43 (21 against 13), not 10 or more.
+    /// behind them the templates add 8 of 43 (21 against 13), not 10 or more.
     @Test func theReaderNamesSoftDiscsThatTheGlyphReadersGiveUpOn() throws {
         let set = try SignTestSet.shared.get()
         let engine = try TesseractEngine()
-        var reader = DiscReader()
+        // One reader without the template matcher, one with it, reading the same discs.
+        var readers = [DiscReader(matchesTemplates: false), DiscReader()]
         var read = (withTemplates: 0, without: 0)
         var wrong: [String] = []
         var tried = 0
@@ -102,16 +103,15 @@ struct DiscTemplateMatcherTests {
             BoxBlur.blur(
                 BoxBlur.region(of: frame.planes.y, around: box, margin: box.width / 3), radius: 2, passes: 3)
             tried += 1
-            for withTemplates in [false, true] {
-                reader.matchesTemplates = withTemplates
-                let reading = reader.read(
+            for (index, withTemplates) in [false, true].enumerated() {
+                let reading = readers[index].read(
                     planes: frame.planes, candidate: candidate, engine: engine, profile: .europe,
                     minimumConfidence: SpeedLimitConfiguration().minimumConfidence)
                 guard let reading else { continue }
                 if reading.value == sign.value {
                     if withTemplates { read.withTemplates += 1 } else { read.without += 1 }
                 } else {
-                    let match = reader.lastTemplateMatch.map { " (templates \($0.score)/\($0.margin))" } ?? ""
+                    let match = readers[index].lastTemplateMatch.map { " (templates \($0.score)/\($0.margin))" } ?? ""
                     wrong.append("\(clip.name)\(withTemplates ? "" : " without templates"): \(reading.value)\(match)")
                 }
             }
@@ -125,8 +125,8 @@ struct DiscTemplateMatcherTests {
 
     /// The generated signs at their largest, smeared sideways in the frame by a 14-pixel box (the camera panning):
     /// the smeared templates name 20 of 43 surely and rightly, 1 wrongly; with a third Gaussian in their place
-    /// (round 11's templates) 8 and 1 (SIGNS.md round 12). Since a narrow match needs the classifier behind it
-    /// (round 30: on real photographs the unbacked narrow ones were as often wrong as right) 9 and 0.
+    /// 8 and 1. Since a narrow match needs the classifier behind it
+    /// (on real photographs the unbacked narrow ones were as often wrong as right) 9 and 0.
     @Test func namesGeneratedSignsSmearedSideways() throws {
         let set = try SignTestSet.shared.get()
         let matcher = try #require(DiscTemplateMatcher())
@@ -214,7 +214,7 @@ struct DiscTemplateMatcherTests {
 
     /// A match the classifier names too is two recognisers' value, not the templates' alone: two such reads confirm
     /// a sign, as other reads do. A dark GTSDB "120" matched and classified 120 (0.33–0.61) on two sightings was
-    /// left unconfirmed, waiting for a third template read (with a retrained classifier, SIGNS.md round 33).
+    /// left unconfirmed, waiting for a third template read (with a retrained classifier).
     @Test func aMatchTheClassifierNamesTooIsNotTheTemplatesAlone() {
         let agreement = RecogniserAgreement()
         func templatesOnly(_ value: Int, classifier: SpeedDiscClassifier.Verdict?) -> Bool? {

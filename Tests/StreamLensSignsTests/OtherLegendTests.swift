@@ -2,8 +2,7 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// The rules that keep another sign's legend from being read as a speed value: a weight limit's "20t" or "12t"
-/// (round 28).
+/// The rules that keep another sign's legend from being read as a speed value: a weight limit's "20t" or "12t".
 struct OtherLegendTests {
     static let sureNoSpeedValue = SpeedDiscClassifier.Verdict(value: nil, confidence: 0.96)
 

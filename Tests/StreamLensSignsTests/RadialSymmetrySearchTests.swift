@@ -4,7 +4,7 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// Round 13 of issue 9: round things found by their luma edges alone, whatever their colour — the second real-photo
+/// Round things found by their luma edges alone, whatever their colour — the second real-photo
 /// set's greyish rings that neither the red mask nor the contrast search seed.
 struct RadialSymmetrySearchTests {
     static let neutralStreet: (y: UInt8, u: UInt8, v: UInt8) = (110, 128, 128)
@@ -188,8 +188,8 @@ struct RadialSymmetrySearchTests {
     }
 
     /// A red ring that shadows break into arcs (dark, barely red where the shade falls) traces no ring in the red
-    /// mask: no closed hole, red in too few directions. Rounds 4–13 searched a Hough circle around such pieces; the
-    /// shape search finds the ring by its luma edges instead (SIGNS.md round 14). Its seed must be centred within a
+    /// mask: no closed hole, red in too few directions. A Hough circle searched around such pieces found little; the
+    /// shape search finds the ring by its luma edges instead. Its seed must be centred within a
     /// pixel or two for the inside check's bands to sit on the ring: the middle of an even-sized vote cell (radius 13
     /// here, cells of 2) falls between two samples. (The contrast search is off here, as in the test above.)
     @Test func aRedRingBrokenByShadowsIsLocatedByItsShape() {
@@ -208,7 +208,7 @@ struct RadialSymmetrySearchTests {
         }
     }
 
-    /// A dark sign as GTSDB's photographs show them (round 31): a maroon ring only 3.5 V levels redder than a dim,
+    /// A dark sign as GTSDB's photographs show them: a maroon ring only 3.5 V levels redder than a dim,
     /// bluish-grey inside, on a bright scene. Its shape seeds it; the seed's own circle and the fitted edge fail the
     /// inside check's 4-level bar, so only the resized circles' check (3 levels) confirms it.
     @Test func aDarkMaroonRingRoundAGreyInsideIsLocatedByItsShape() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// Round 5 of issue 9: a ring under a colour cast, no redder than the street around it but redder and darker than its
+/// A ring under a colour cast, no redder than the street around it but redder and darker than its
 /// own bluish inside (the second real-photo set's never-located signs), and look-alikes the contrast search must not
 /// seed: a pink ring around a dark hole (brighter than its inside) and a red disc.
 struct RingContrastSearchTests {
@@ -121,8 +121,8 @@ struct RingContrastSearchTests {
         #expect(seed != nil, "no seed for a ring of radius \(radius): \(seeds)")
     }
 
-    /// Round 12: a ring whose measured redness over its inside is only 4 V levels (the second real set's greyish rings
-    /// around greyish insides: 4–6 levels, SIGNS.md round 12) is seeded; 3 is not. Painted 6 and 5 levels apart: the
+    /// A ring whose measured redness over its inside is only 4 V levels (the second real set's greyish rings
+    /// around greyish insides: 4–6 levels) is seeded; 3 is not. Painted 6 and 5 levels apart: the
     /// inside box's corners reach the ring, so the search measures 4 and 3.
     @Test(arguments: [(insideV: UInt8(122), seeded: true), (insideV: UInt8(123), seeded: false)])
     func aRingFourLevelsRedderThanItsInsideIsSeeded(insideV: UInt8, seeded: Bool) {
@@ -230,7 +230,7 @@ struct RingContrastSearchTests {
     }
 
     @Test func aSeededCircleTwoPixelsOffAThinRingIsNudgedOntoIt() {
-        // Issue 9, round 9: on dark, soft real rings OpenCV's Hough centre is often 1–2 px off. The inside check's
+        // On dark, soft real rings OpenCV's Hough centre is often 1–2 px off. The inside check's
         // bands are a fifth of the radius wide, so off by two on a 24 px ring one side samples the disc, not the ring.
         let image = OwnedYUVImage(layout: .i420, width: 320, height: 240, fill: Self.warmScene)
         image.withPlanes { planes in
@@ -307,7 +307,7 @@ struct RingContrastSearchTests {
         #expect(seeds.isEmpty, "\(seeds)")
     }
 
-    /// Round 7: between whole searches the search follows its seeds. A sign that drifted half a radius outwards and
+    /// Between whole searches the search follows its seeds. A sign that drifted half a radius outwards and
     /// grew a fifth (beyond the third of a radius within which a luma circle is sought around the old seed) is seeded
     /// at its new place by ``RingContrastSearch/searchAround(v:luma:)``; a sign that appeared far from every old seed is
     /// left to the next whole search.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// Issue 9, round 10: a circle fitted to a ring's inner edge around a contrast seed whose Hough circles are off.
+/// A circle fitted to a ring's inner edge around a contrast seed whose Hough circles are off.
 struct RingEdgeFitTests {
     typealias Scene = RingContrastSearchTests
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// Round 4 of issue 9: a ring seen at an angle, a small blurred faint ring, and red arcs with no circle in luma (which
+/// A ring seen at an angle, a small blurred faint ring, and red arcs with no circle in luma (which
 /// the shape search must not turn into a ring).
 struct RingShapeTests {
     /// A shaded grey disc (a neutral one: the bluish grey of FaintRingTests sits at the edge of the hue test).

@@ -132,7 +132,7 @@ struct SignTrackerTests {
     }
 
     /// A dark ring whose inside alone was located (51 px) and then the whole ring (84 px, nearly the same centre): one
-    /// sign. Its reads were split between two tracks and neither confirmed (GTSDB, SIGNS.md round 33).
+    /// sign. Its reads were split between two tracks and neither confirmed (GTSDB).
     @Test func aSignLocatedAtItsRingsInnerEdgeThenItsOuterOneIsOneTrack() {
         var tracker = Self.makeTracker()
         var closed: [SignTrack] = []
@@ -186,7 +186,7 @@ struct SignTrackerTests {
     }
 
     /// A passed "130" drifting right was resumed, four analysed frames after it left, on a van's window 1.5 of its
-    /// sizes to its left: its box jumped there and its event ended 0.7 s late (QA sweep, round 28).
+    /// sizes to its left: its box jumped there and its event ended 0.7 s late.
     @Test func aSignMissedForAFrameIsNotResumedBehindTheWayItWasMoving() {
         var closed: [SignTrack] = []
         // 60 px, drifting right 15 px per analysed frame, then missed twice.

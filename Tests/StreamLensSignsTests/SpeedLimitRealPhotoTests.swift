@@ -130,9 +130,9 @@ struct SpeedLimitRealPhotoTests {
         for (clip, result) in zip(outcome.set.clips, outcome.clips) where clip.kind == "sign" {
             #expect(result.events.count <= clip.signs.count, "\(clip.name) wrote \(result.events.map { "\($0.value)@\($0.start)" })")
         }
-        // The target of issue 9. Reached on the second set at 56–150 px (round 23), not yet on the others (SIGNS.md
-        // has the figures and what fails): a known issue that some sets pass. It goes once every set reaches it.
-        withKnownIssue("recall on real photos is below the 95 % target: see SIGNS.md", isIntermittent: true) {
+        // The target of issue 9. Reached on the second set at 56–150 px, not yet on the others (docs/figures/accuracy.md
+        // has the figures): a known issue that some sets pass. It goes once every set reaches it.
+        withKnownIssue("recall on real photos is below the 95 % target: see docs/figures/accuracy.md", isIntermittent: true) {
             #expect(Double(counted - missed) >= 0.95 * Double(counted), "\(report)")
         }
     }

@@ -34,9 +34,7 @@ struct TesseractEngineTests {
                 engine.read(gray: $0.baseAddress!, width: line.width, height: line.height, bytesPerRow: line.width)
             }
             // OpenMP keeps the setting per thread: it must hold on the thread that just read.
-            if ProcessInfo.processInfo.environment["STREAMLENS_TESSERACT_OPENMP"] != "1" {
-                #expect(TesseractEngine.recognitionIsSingleThreaded, "Tesseract would start an OpenMP team per LSTM step")
-            }
+            #expect(TesseractEngine.recognitionIsSingleThreaded, "Tesseract would start an OpenMP team per LSTM step")
             #expect(text == "50", "scale \(scale)")
             #expect(confidence > 0.8, "scale \(scale): \(confidence)")
         }

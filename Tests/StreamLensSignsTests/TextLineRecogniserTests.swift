@@ -168,7 +168,7 @@ struct TextLineAgreementTests {
         #expect(decide("", 0) == nil)
     }
 
-    /// A dim GTSDB "120" (`sign_149`, SIGNS.md round 32): on two sightings the text line read "120" at 0.53 and 0.78
+    /// A dim GTSDB "120" (`sign_149`): on two sightings the text line read "120" at 0.53 and 0.78
     /// and the classifier named 120 at 0.79, Tesseract finding too little contrast to read.
     @Test func anUnsureReadStandsWhenTheClassifierNamesTheSameValue() {
         let sure120 = SpeedDiscClassifier.Verdict(value: 120, confidence: 0.8)

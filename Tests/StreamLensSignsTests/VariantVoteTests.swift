@@ -74,7 +74,7 @@ struct RecogniserAgreementTests {
     }
 
     /// Tesseract read "20" off a real "120" whose thin "1" it lost, sure at 0.85–0.94, while the classifier was sure
-    /// of 120 (0.83–0.97): an event of 20 where the sign says 120 (GTSDB's photographs, SIGNS.md round 30).
+    /// of 120 (0.83–0.97): an event of 20 where the sign says 120 (GTSDB's photographs).
     @Test(arguments: [
         (20, Verdict(value: 120, confidence: 0.9), nil as Int?),  // a digit lost in front
         (10, Verdict(value: 100, confidence: 0.85), nil),  // or behind

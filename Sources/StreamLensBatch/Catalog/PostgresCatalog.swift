@@ -154,8 +154,8 @@ public actor PostgresCatalog: BatchCatalog {
     /// a batch ends its session: a connection found closed, or lost while `body` ran, is made again (every 250 ms
     /// while the server is starting) and `body` runs on the new one. Running it again is safe: `renew`, `complete`,
     /// `fail` and `release` act only while the worker still holds the file, and a `claim` whose commit was lost
-    /// leaves at most that file claimed until its lease expires. (Before round 24 a restart of under a second failed
-    /// the batch after the limit.) A server that stays away, or a query sent on a dropped connection that never gets
+    /// leaves at most that file claimed until its lease expires. (Without it a restart of under a second failed the
+    /// batch after the limit.) A server that stays away, or a query sent on a dropped connection that never gets
     /// an answer, runs into the limit: the transaction is left behind, the connection closed, and this and every
     /// later call fail with one line — a batch, and a Ctrl-C that waits for files to be handed back, never hang.
     private func transaction<Result: Sendable>(

@@ -6,8 +6,8 @@ import Synchronization
 /// Why a child process and not an in-process `RunSession` per worker: a run owns process-wide state (the SIGINT /
 /// SIGTERM handlers of its graceful shutdown, the progress line on stderr, GStreamer's registry and plugin state),
 /// so N of them in one process would fight over signals and output; and a file that crashes a decoder, OpenCV or
-/// Tesseract would take every other worker's file down with it. A child costs one process start (≈ 0.1 s, measured
-/// in BATCH.md) per file of minutes, runs exactly what `streamlens run` runs (same events, same report), and its
+/// Tesseract would take every other worker's file down with it. A child costs one process start (≈ 0.1 s, measured:
+/// docs/figures/performance.md) per file of minutes, runs exactly what `streamlens run` runs (same events, same report), and its
 /// crash is one failed file.
 ///
 /// The child gets `PR_SET_PDEATHSIG` (through util-linux `setpriv`) so that it dies with the thread that started it:

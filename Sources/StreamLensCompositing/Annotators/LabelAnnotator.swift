@@ -18,7 +18,7 @@ public struct LabelAnnotator: Annotator {
 
     /// Labels kept rendered. A label names its confidence, so every analysis makes new ones, and a kept one is
     /// ~40 KB at 1080p (luma, alpha and the chroma of each pixel phase): the 512 kept before grew a long run's memory
-    /// by 20 MiB over its first minutes (BENCHMARKS.md, round 44). 64 still holds every label of many analyses.
+    /// by 20 MiB over its first minutes. 64 still holds every label of many analyses.
     public static let defaultCacheCapacity = 64
 
     public init(

@@ -1,5 +1,5 @@
 /// The RGB ↔ YUV matrix of a video, used when a tile is made from RGB (text, badges) and when annotators pick
-/// colours. Limited ("studio") range: luma 16…235, chroma 16…240 around 128.
+/// colours. Limited ("studio") range: luma 16…235, chroma 16…240 centred on 128.
 public enum ColorMatrix: String, Sendable, Equatable, CaseIterable {
     /// ITU-R BT.601: standard-definition video.
     case bt601

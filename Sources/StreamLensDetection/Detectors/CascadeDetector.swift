@@ -1,4 +1,4 @@
-internal import COpenCVBridge
+internal import COpenCVDetection
 import Foundation
 import StreamLensCore
 

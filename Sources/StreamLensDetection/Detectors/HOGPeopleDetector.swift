@@ -1,4 +1,4 @@
-internal import COpenCVBridge
+internal import COpenCVDetection
 import StreamLensCore
 
 /// People detector using OpenCV's HOG descriptor with its default people SVM (a 64×128 pixel window).
@@ -23,7 +23,7 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
     /// The defaults find as many of the annotated vtest.avi people as OpenCV's `detectMultiScale` with step 1.05,
     /// margin 0 and groups of 2 (18 of 23, one false positive) for 43 % less CPU: the pyramid's fine levels, where
     /// most windows are, step by 1.1; single hits with a margin above -0.1 make up for the sparser levels
-    /// (BENCHMARKS.md, "Round 3").
+    /// (docs/figures/accuracy.md).
     public struct Options: Sendable, Equatable {
         /// SVM margin a window needs to be a hit.
         public var hitThreshold: Double = -0.1
@@ -44,11 +44,22 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
         /// about 96 px tall with 16 px margins), and it matches hand-annotated vtest.avi frames (medians: 0.50 of
         /// the width from 0.26, 0.69 of the height from 0.14).
         public var fitBoxesToPerson = true
-        /// Score windows with OpenCV's own `HOGDescriptor::detect` instead of the bridge's scorer, which computes the
-        /// same features with about half the work (the same hits; scores agree to 1e-6). For checking the two.
-        public var usesOpenCVWindowScorer = false
+        /// Which code scores the windows.
+        public let windowScorer: WindowScorer
 
-        public init() {}
+        /// Options at their defaults, scoring windows with `windowScorer`.
+        public init(windowScorer: WindowScorer = .bridge) {
+            self.windowScorer = windowScorer
+        }
+    }
+
+    /// Which code scores each pyramid level's windows.
+    public enum WindowScorer: Sendable, Equatable {
+        /// The bridge's scorer: the same features as OpenCV's with about half the work (the same hits; scores agree
+        /// to 1e-6).
+        case bridge
+        /// OpenCV's own `HOGDescriptor::detect`: the reference `HOGPeopleDetectorTests` checks the bridge against.
+        case openCV
     }
 
     /// Always `hog`.
@@ -69,7 +80,7 @@ public final class HOGPeopleDetector: ObjectDetector, @unchecked Sendable {
         raw.upscale = options.upscale
         raw.small_people_scale_step = options.smallPeoplePyramidScale
         raw.small_people_until_scale = options.smallPeopleUntilScale
-        raw.use_opencv_window_scorer = options.usesOpenCVWindowScorer ? 1 : 0
+        raw.use_opencv_window_scorer = options.windowScorer == .openCV ? 1 : 0
         handle = try OpenCVDetectorHandle(
             backendName: "hog",
             create: { detector, error, capacity in slcv_detector_create_hog(&raw, detector, error, capacity) },

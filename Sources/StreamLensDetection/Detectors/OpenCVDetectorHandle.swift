@@ -1,4 +1,4 @@
-internal import COpenCVBridge
+internal import COpenCVDetection
 import StreamLensCore
 
 /// Owns one bridge detector (`slcv_detector *`) plus the result and error buffers reused for every frame, and
@@ -6,7 +6,7 @@ import StreamLensCore
 /// ``ONNXDetector``) configure it; `deinit` frees the OpenCV side.
 ///
 /// ## Thread Safety
-/// Not synchronized: one thread at a time, like the C handle it owns (see `opencv_bridge.h`).
+/// Not synchronized: one thread at a time, like the C handle it owns (see `opencv_detection.h`).
 final class OpenCVDetectorHandle {
     /// At most this many boxes are taken from one frame (the bridge keeps the most confident).
     static let boxCapacity = 256

@@ -1,4 +1,4 @@
-internal import COpenCVBridge
+internal import COpenCVDetection
 
 /// Process-wide facts and settings of the OpenCV library behind the detectors.
 ///

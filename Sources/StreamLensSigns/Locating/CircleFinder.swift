@@ -1,7 +1,7 @@
-internal import COpenCVBridge
+internal import COpenCVSigns
 import StreamLensCore
 
-/// Circles in a luma plane from OpenCV's gradient Hough transform (COpenCVBridge, circles.cpp): shape evidence that
+/// Circles in a luma plane from OpenCV's gradient Hough transform (COpenCVSigns, circles.cpp): shape evidence that
 /// does not depend on colour, for rings too dark or too grey to pass the red mask.
 ///
 /// The plane is searched on a copy shrunk by ``downscale`` so that a 1080p frame costs a few milliseconds; radii and

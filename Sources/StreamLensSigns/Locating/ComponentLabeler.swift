@@ -29,7 +29,7 @@ struct ComponentLabeler {
     private(set) var labels: [Int32] = []
     /// Whether ``labels`` is filled. Without it the flood fill marks the pixels it visited in a byte plane, a quarter
     /// of the labels' size: 0.5 MB instead of 2.1 MB for the red-ring locator's 960 × 540 mask of a 1080p frame, which
-    /// needs the components only (BENCHMARKS.md round 42). Four-connected regions are labelled run by run whatever it
+    /// needs the components only. Four-connected regions are labelled run by run whatever it
     /// says: those labels are what their callers read.
     let keepsLabels: Bool
     /// The flood fill's marks when there are no ``labels``.

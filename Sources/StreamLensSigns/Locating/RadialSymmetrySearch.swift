@@ -4,7 +4,7 @@
 /// The colour searches (the red mask, ``RingContrastSearch``) miss rings that are barely redder than anything around
 /// them: greyish or brownish rings around greyish insides, and dark signs against a bright sky. On the second
 /// real-photo set the inside check passed with the true circle on about 270 of the 419 sign frames never located,
-/// but no colour seed was there to try it (SIGNS.md, round 13). The ring's edges are there whatever its colour: the
+/// but no colour seed was there to try it. The ring's edges are there whatever its colour: the
 /// inside meets the ring, the ring meets the scene. So:
 /// - luma at chroma resolution (the locator's summed-area table) gives gradients at three scales: at scale `s`, on
 ///   every `s`-th sample, the mean of a strip `2s` wide on one side minus that on the other; samples whose gradient

@@ -2,7 +2,7 @@
 /// an unchanged picture is not confirmed again and again.
 ///
 /// A fixed camera sees the same faintly red, ring-like places (a reddish window, a jacket on a bench) in every frame;
-/// each cost a Hough transform a frame (vtest.avi: most of the sign stage's time, BENCHMARKS.md round 16) and failed
+/// each cost a Hough transform a frame (vtest.avi: most of the sign stage's time) and failed
 /// the same way every time. A seed at the same place and radius as one rejected on the last analysed frame, whose box
 /// still looks the same — the mean luma of its four quadrants and of its middle, and its mean V, each within
 /// ``tolerance`` of then — is passed

@@ -30,7 +30,7 @@ struct RingContrastSearch {
 
     /// Ring outer radii searched, in chroma samples (8 = a 32 px sign in luma), about 4/3 apart.
     var radii = [8, 11, 14, 19, 25, 34, 45, 60, 80]
-    /// Smallest mean V contrast, ring − inside. 4, not 5 (round 12): greyish rings around greyish insides measure 4–6
+    /// Smallest mean V contrast, ring − inside. 4, not 5: greyish rings around greyish insides measure 4–6
     /// on the second real-photo set; 722 instead of 702 of its 1141 sign frames located, 5 % more seeds on sign-free
     /// frames and no more candidates there. 3 seeded more weak places than signs (the strongest 16 are kept).
     var minimumRedness = 4
@@ -41,11 +41,11 @@ struct RingContrastSearch {
     /// How much brighter (luma) than the inside's mean a ring box may be and still count. The mean includes the
     /// digits: large bold ones on a grey inside (the second real-photo set) make it darker than the ring, though
     /// the inside's white is brighter (``InsideRelativeRingCheck`` compares the ring with that white). 0 — not
-    /// brighter, round 5 — seeded such signs in 268 of 1141 sign frames, 20 in 340; a pink ring around a dark hole
+    /// brighter — seeded such signs in 268 of 1141 sign frames, 20 in 340; a pink ring around a dark hole
     /// is still far brighter.
     var maximumBoxBrightening = 20
     /// Seeds kept per frame, strongest first (4 → 8: a street has many faintly red places that outrank a sign; 8 → 16
-    /// in round 10, once seeds beyond the locator's Hough budget could be confirmed by ``RingEdgeFit``).
+    /// once seeds beyond the locator's Hough budget could be confirmed by ``RingEdgeFit``).
     var maximumSeeds = 16
 
     /// Whether the band test runs on eight positions at once where it can (the same seeds either way; off only to

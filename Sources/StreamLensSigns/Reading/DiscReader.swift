@@ -29,13 +29,8 @@ struct DiscReader {
     var agreement = RecogniserAgreement()
     /// Most Tesseract calls per candidate.
     var maximumOCRCalls: Int
-    /// Reads every variant whatever the classifier says (diagnostics: what each variant would add).
-    var triesEveryVariant = false
     /// When every variant was rejected before OCR, the disc is read whole in grey (one more OCR call).
     var readsWholeDisc = true
-    /// A last glyph shaped like a "0" turns an invalid read such as "59" into 50 (``ZeroShape``); off only to measure
-    /// what it adds.
-    var restoresZeroFromShape = true
     private var cropper = DigitCropper()
     private var reads: [SpeedReading] = []
     private var texts: [String] = []
@@ -60,11 +55,13 @@ struct DiscReader {
     private(set) var lastUnsureTextLineReading: SpeedReading?
     /// The last resort, for discs too soft for every reader; nil when the bridge could not build it.
     private let templateMatcher = DiscTemplateMatcher()
-    /// Off only to measure what the template matcher adds.
-    var matchesTemplates = true
+    /// Whether the template matcher may name a disc (``init(variants:vote:maximumOCRCalls:matchesTemplates:)``). The
+    /// stage always matches; `DiscTemplateMatcherTests` reads the same discs both ways to show what the matcher adds,
+    /// and `DiscReaderTests` turns it off so that only the recogniser under test names a disc.
+    let matchesTemplates: Bool
     /// Narrowest ring (outer width, pixels) whose disc is matched with the templates: the smallest counted
     /// sign. Below it the digits are a few samples wide and a window or a doorway matches a value as well (a 26-pixel
-    /// street candidate in vtest.avi matched "5" at 0.73 on two frames, SIGNS.md round 11).
+    /// street candidate in vtest.avi matched "5" at 0.73 on two frames).
     static let templateMinimumWidth = 32.0
     /// The template matcher's match of the last candidate (nil when it was not needed or could not run).
     private(set) var lastTemplateMatch: DiscTemplateMatcher.Match?
@@ -77,11 +74,15 @@ struct DiscReader {
     /// The variants tried for the last candidate, in order (for diagnostics).
     private(set) var attempts: [Attempt] = []
 
-    init(variants: [DiscVariant] = DiscVariant.tried, vote: VariantVote = VariantVote(), maximumOCRCalls: Int = 3) {
+    init(
+        variants: [DiscVariant] = DiscVariant.tried, vote: VariantVote = VariantVote(), maximumOCRCalls: Int = 3,
+        matchesTemplates: Bool = true
+    ) {
         precondition(!variants.isEmpty && maximumOCRCalls >= 1, "a reader needs a variant and an OCR call")
         self.variants = variants
         self.vote = vote
         self.maximumOCRCalls = maximumOCRCalls
+        self.matchesTemplates = matchesTemplates
         reads.reserveCapacity(variants.count)
         texts.reserveCapacity(variants.count)
         readPictures.reserveCapacity(variants.count)
@@ -132,7 +133,7 @@ struct DiscReader {
             }
         }
         for (index, variant) in variants.enumerated() where lastOCRCalls < maximumOCRCalls {
-            if index > 0 && !triesEveryVariant {
+            if index > 0 {
                 guard let wanted = lastVerdict?.value else { break }
                 if let decided = decision(minimumConfidence: minimumConfidence),
                     decided.value == wanted || vote.isSettled(reads)
@@ -142,7 +143,7 @@ struct DiscReader {
             }
             let outcome = cropper.prepare(planes: planes, candidate: candidate, variant: variant)
             if index == 0 { standardLegendHeightShare = cropper.lastLegendHeightShare }
-            guard case .digits(var layout) = outcome else {
+            guard case .digits(let layout) = outcome else {
                 attempts.append(Attempt(variant: variant, outcome: outcome, confidence: 0))
                 continue
             }
@@ -155,7 +156,6 @@ struct DiscReader {
             }
             let (text, confidence) = readOCRPicture(engine: engine, clock: clock)
             readPictures.append((fingerprint, attempts.count))
-            if !restoresZeroFromShape { layout.lastGlyphLooksLikeZero = false }
             let reading = SpeedTextInterpreter.interpret(
                 text: text, confidence: confidence, layout: layout, profile: profile)
             keepEvidence(text: text, reading: reading)

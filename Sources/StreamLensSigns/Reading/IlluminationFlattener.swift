@@ -1,4 +1,4 @@
-internal import COpenCVBridge
+internal import COpenCVSigns
 
 /// Divides a small canvas's luma by its local paper level, so that a shadow across half a sign does not turn into ink.
 ///

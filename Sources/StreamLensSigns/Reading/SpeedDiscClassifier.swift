@@ -1,8 +1,8 @@
-internal import COpenCVBridge
+internal import COpenCVSigns
 
 /// The reader's second recogniser, independent of Tesseract: which speed value a normalised inner disc shows, read
 /// from the whole disc (no digit segmentation) by a small convolutional network trained on rendered road-font digits
-/// (COpenCVBridge, speed_disc_classifier.cpp; network from scripts/make-speed-disc-model.py, compiled in).
+/// (COpenCVSigns, speed_disc_classifier.cpp; network from scripts/make-speed-disc-model.py, compiled in).
 ///
 /// Owns the bridge handle; `deinit` is its only release site.
 ///

@@ -24,9 +24,7 @@ final class TesseractEngine {
     /// Whether Tesseract's OpenMP regions run on the calling thread (see CTesseract's header: four OpenMP threads per
     /// LSTM step cost a small digit line about five times the single thread's time on a busy two-core machine).
     /// libgomp keeps this setting per thread, so every read sets it for its own thread (a store, no cost). The process
-    /// uses OpenMP for nothing else (OpenCV uses TBB). `STREAMLENS_TESSERACT_OPENMP=1` keeps OpenMP's threads, to
-    /// measure the difference.
-    private static let keepsOpenMPThreads = ProcessInfo.processInfo.environment["STREAMLENS_TESSERACT_OPENMP"] == "1"
+    /// uses OpenMP for nothing else (OpenCV uses TBB).
 
     /// Whether Tesseract's OpenMP regions run on the calling thread only (no OpenMP team is started), for this thread.
     static var recognitionIsSingleThreaded: Bool { omp_get_max_active_levels() == 0 }
@@ -108,7 +106,7 @@ final class TesseractEngine {
     }
 
     private func recognise(gray: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) -> (text: String, confidence: Double) {
-        if !Self.keepsOpenMPThreads { omp_set_max_active_levels(0) }
+        omp_set_max_active_levels(0)
         TessBaseAPISetImage(handle, gray, Int32(width), Int32(height), 1, Int32(bytesPerRow))
         // Pictures are normalized to characters 30–40 px high, which is what Tesseract expects at 300 dpi.
         TessBaseAPISetSourceResolution(handle, 300)

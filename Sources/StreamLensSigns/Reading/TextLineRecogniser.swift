@@ -1,9 +1,9 @@
 import Foundation
-internal import COpenCVBridge
+internal import COpenCVSigns
 
 /// The reader's third recogniser: a text-line network (PP-OCRv4's recogniser, run by OpenCV's DNN module) that reads
 /// the grey band across a disc's middle as a line of text — no binarisation, no cut-out glyphs — so it reads the soft
-/// and motion-blurred digits that the cropper has to reject (SIGNS.md, round 8).
+/// and motion-blurred digits that the cropper has to reject.
 ///
 /// The model comes from the rapidocr-onnxruntime package (PyPI, Apache-2.0), rewritten for OpenCV 4.6 by
 /// scripts/install-text-line-model.sh; ``defaultModelPaths()`` says where that script puts it.

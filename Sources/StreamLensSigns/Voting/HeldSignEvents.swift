@@ -4,7 +4,7 @@ import StreamLensCore
 ///
 /// A sign re-found as a new track (a scene cut, a bigger ring taking its place for two frames) used to write the first
 /// piece's event at once and drop the second piece as a repeat (``RecentSigns``): a sign 1.2 s in view was written for
-/// 0.24 s (QA sweep, round 28). Now an event waits while an open track may still turn out a later piece of its sign —
+/// 0.24 s. Now an event waits while an open track may still turn out a later piece of its sign —
 /// one that came within ``RecentSigns/maximumGap`` of the sign's last sighting, near it
 /// (``RecentSigns/mayContinue(_:firstSeen:firstBox:)``), and has confirmed the same value or, for at most
 /// ``undecidedWait``, none yet — and such a piece, once decided, lengthens it (``SpeedLimitEvent/join(_:)``).

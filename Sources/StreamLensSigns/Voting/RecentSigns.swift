@@ -27,7 +27,7 @@ struct RecentSigns {
 
     /// The gap the stage allows: 2.5 of the tracker's timeouts (1 s by default). A dark sign can go unlocated for
     /// longer than the tracker waits for it — on GTSDB's photographs an "80" and a "70" for 0.48 and 0.72 s, each
-    /// then found again as a new track and written twice (SIGNS.md, round 30) — while the next sign of the same value
+    /// then found again as a new track and written twice — while the next sign of the same value
     /// is seconds of driving away.
     static func allowedGap(trackTimeout: Duration) -> Duration { trackTimeout * 2.5 }
 

@@ -14,26 +14,26 @@
 ///   ``textLineConfidence`` sure, and the standard crop's Tesseract read does not name another value. Fallback
 ///   variants and the classifier do not contradict it: on the soft and smeared discs it is there for, they are the
 ///   ones that go wrong (real second set: fallback reads of 10, 20 and a classifier sure of 110 and 50 on an "80"
-///   it read right five times, SIGNS.md round 8). A less sure read (``textLineWithClassifierConfidence``) stands
-///   when the classifier names the same value ``classifierConfidence`` sure (round 32). A read less sure still, down to
+///   it read right five times). A less sure read (``textLineWithClassifierConfidence``) stands
+///   when the classifier names the same value ``classifierConfidence`` sure. A read less sure still, down to
 ///   ``unsureTextLineFloor``, decides nothing for the candidate; it is kept with the sighting, and the sign's track
-///   pools such reads over its sightings (``SignTrack/UnsureTextLine``, round 34).
+///   pools such reads over its sightings (``SignTrack/UnsureTextLine``).
 /// - When the text line decides nothing either, the template matcher's value stands if the disc correlates with it
 ///   at least ``templateScore`` and leads every other value by ``templateMargin``, it has two digits or more, and
 ///   neither the standard crop's Tesseract read nor a sure text-line read names something else, nor — unless it leads
-///   by ``classifierVetoLead`` — the classifier's likeliest value (SIGNS.md rounds 11 and 22); a match leading by
+///   by ``classifierVetoLead`` — the classifier's likeliest value; a match leading by
 ///   less than that stands only when the classifier names the same value ``narrowTemplateBacking`` sure, or an
-///   unsure text-line read spells it in part (round 30).
+///   unsure text-line read spells it in part.
 ///   Such a value counts as named by the templates alone (the vote wants more of those) unless an unsure text-line
-///   read spells it in part (``text(_:partlySpells:)``, round 12) or the classifier names it too, at least
-///   ``narrowTemplateBacking`` sure (round 33).
+///   read spells it in part (``text(_:partlySpells:)``) or the classifier names it too, at least
+///   ``narrowTemplateBacking`` sure.
 ///   Nor does it stand when the text line's read starts like the value and runs on past it (``text(_:runsPast:)``:
-///   "12?" on a "12t" weight limit, round 28).
+///   "12?" on a "12t" weight limit).
 ///   A lone "5" is too plain a shape: on the second real set it matched a soft "30" and a doorway; its templates still
 ///   compete, so a disc that looks most like a 5 is named nothing — unless the classifier names 5 as well, at least
-///   ``singleDigitClassifierConfidence`` sure, and the match leads by ``singleDigitTemplateLead`` (round 23).
+///   ``singleDigitClassifierConfidence`` sure, and the match leads by ``singleDigitTemplateLead``.
 /// - Neither the text line's nor the templates' value stands on a disc whose legend is no speed value
-///   (``showsAnotherLegend(classifier:legendHeightShare:)``: a weight limit's "20t" read as 20, round 28).
+///   (``showsAnotherLegend(classifier:legendHeightShare:)``: a weight limit's "20t" read as 20, `OtherLegendTests`).
 struct RecogniserAgreement: Sendable, Equatable {
     /// A classifier at least this sure of another value silences Tesseract; nil: no veto.
     var vetoConfidence: Double?
@@ -52,13 +52,13 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// the same value at least ``classifierConfidence`` sure: two recognisers that look at the disc differently (a
     /// line of characters, a whole picture) agreeing exactly. On GTSDB's dark signs, where Tesseract often finds too
     /// little contrast to read at all, the two named the same value so on 69 sightings, all of them right, 12 of them
-    /// decided by nothing else (SIGNS.md round 32).
+    /// decided by nothing else.
     var textLineWithClassifierConfidence = 0.5
     /// A text-line read at least this sure that stands on no other recogniser is still kept with its sighting
     /// (``unsureTextLineReading(_:profile:standardRead:classifier:legendHeightShare:)``): a sign whose text line says
     /// the same value so on several sightings is read (``SignTrack/UnsureTextLine``). A dark GTSDB "120" was read
     /// "120" at 0.71–0.83 on four sightings, the classifier too unsure to back any; the only wrong repeated unsure
-    /// read seen on the real sets ("60" on a "50") stood at 0.46–0.48 (SIGNS.md round 34).
+    /// read seen on the real sets ("60" on a "50") stood at 0.46–0.48.
     var unsureTextLineFloor = 0.6
     /// Least normalised cross-correlation of a disc with its best template for the match to count.
     var templateScore: Double
@@ -76,7 +76,7 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// value at least this sure.
     var narrowTemplateBacking = 0.3
     /// Tesseract's value is silenced by a classifier at least this sure of a longer value that holds it ("20" read
-    /// off a "120" whose thin "1" Tesseract lost, the classifier sure of 120 at 0.83–0.97: GTSDB, round 30).
+    /// off a "120" whose thin "1" Tesseract lost, the classifier sure of 120 at 0.83–0.97 on GTSDB; `VariantVoteTests`).
     var wholeNumberContradiction = 0.8
     /// A disc is taken for another sign's legend when the classifier calls it "no speed value" by at least this
     /// margin and its tallest glyph is at most ``otherLegendHeightShare`` of the disc (see
@@ -152,8 +152,7 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// Either cue alone also fits real speed signs: the classifier called 31 right text-line and template reads of
     /// the real sets "no speed value" by 0.85 or more, and motion-smeared real digits stand 0.31–0.44. Both together
     /// fitted 2 of those reads (a "4?" text line keeps one, see the template decision) and 47 of 61 reads of weight
-    /// limits and other legends ("20t" and "30t" at 0.36–0.43 with margins 0.80–0.98, a "no lorries" photograph):
-    /// SIGNS.md, round 28.
+    /// limits and other legends ("20t" and "30t" at 0.36–0.43 with margins 0.80–0.98, a "no lorries" photograph).
     func showsAnotherLegend(classifier verdict: SpeedDiscClassifier.Verdict?, legendHeightShare: Double?) -> Bool {
         guard let verdict, verdict.value == nil, verdict.confidence >= otherLegendClassifierMargin,
             let legendHeightShare
@@ -235,12 +234,12 @@ struct RecogniserAgreement: Sendable, Equatable {
         }
         if contradicts(standardRead, value) { return nil }
         // A clear match stands on its own (a smeared "60" matched by 0.08 and 0.11, which the classifier could not
-        // read: its guesses of 50 and 20 were coin tosses; SIGNS.md round 22). A narrow one needs a second recogniser
+        // read: its guesses of 50 and 20 were coin tosses). A narrow one needs a second recogniser
         // behind it and none against it: the classifier naming the same value, or an unsure text line spelling it in
         // part while the classifier's likeliest value, however unsure, is not another one (a soft, blown-up "30"
-        // matched 40 by 0.04–0.05, round 22). On GTSDB's photographs (a set never tuned on) matches leading by
+        // matched 40 by 0.04–0.05). On GTSDB's photographs (a set never tuned on) matches leading by
         // 0.01–0.05 named an "80" 60 and 50 and a "100" 120 with neither behind them: the classifier called those
-        // discs no speed value or named the value at 0.02–0.25, the text line read "?", "0" or nothing (round 30).
+        // discs no speed value or named the value at 0.02–0.25, the text line read "?", "0" or nothing.
         let classifierBacksIt = Self.classifier(verdict, names: value, atLeast: narrowTemplateBacking)
         if match.margin < classifierVetoLead {
             let classifierNamesAnother = verdict?.value.map { $0 != value } ?? false
@@ -279,7 +278,7 @@ struct RecogniserAgreement: Sendable, Equatable {
     /// Whether a text-line read, at any confidence, starts with `value`'s first digit and goes on past the value's
     /// length with something other than zeros: the legend is more than the value ("12?" and "121" on a "12t" weight
     /// limit that the templates took for 10, "7?5?" on a "7,5t" taken for 70). A soft real "100" read "1000" still
-    /// spells its value; no right template read of the real sets was followed so (SIGNS.md, round 28).
+    /// spells its value; no right template read of the real sets was followed so.
     static func text(_ text: String, runsPast value: Int) -> Bool {
         let digits = String(value)
         guard text.count > digits.count, text.first == digits.first else { return false }

@@ -309,7 +309,7 @@ struct SignTrack: Sendable {
     /// Whether a ring offset by (`dx`, `dy`) from the latest sighting lies back against the way the sign was moving,
     /// by more than ``Motion/mostBacktrack`` of its size. A sign missed for a frame or more comes back where its
     /// motion took it: a passed "130" drifting right at a quarter of its size per frame was resumed, four frames after
-    /// it left, on a van's window 1.5 of its sizes to its left (QA sweep, round 28). A sign that barely moved (under
+    /// it left, on a van's window 1.5 of its sizes to its left (`SignTrackerTests`). A sign that barely moved (under
     /// ``Motion/leastStep`` of its size per frame) has no direction to hold to.
     private func isBehindItsMotion(dx: Double, dy: Double, size: Double) -> Bool {
         guard let step = latestStep else { return false }

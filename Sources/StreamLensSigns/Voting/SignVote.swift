@@ -6,12 +6,11 @@ public struct SignVote: Sendable, Equatable {
     public var requiredAgreement: Double
     /// Agreeing reads needed when every one of them was named by the template matcher alone, however few times the
     /// sign was seen: a template match picks a value from the number's blurred shape, right on about nine located
-    /// frames in ten of the second real set (SIGNS.md round 11), so more sightings must say the same.
+    /// frames in ten of the second real set, so more sightings must say the same.
     public var minimumTemplateOnlyReads: Int
     /// Agreeing template-only reads that are enough when each led every other value by at least
     /// ``clearTemplateLead``. The wrong template values of the real sets lead by less (a soft "40" or "60" matched
-    /// "90" by 0.01–0.02 on two frames each); most right ones that a third read would miss lead by more (SIGNS.md
-    /// round 18).
+    /// "90" by 0.01–0.02 on two frames each); most right ones that a third read would miss lead by more.
     public var minimumClearTemplateOnlyReads: Int
     /// The correlation lead over every other value that makes a template read clear.
     public var clearTemplateLead: Double
@@ -40,7 +39,7 @@ public struct SignVote: Sendable, Equatable {
     /// ``minimumTemplateOnlyReads`` (``minimumClearTemplateOnlyReads`` when each of them leads clearly), and no read
     /// of another value by a reader that saw digits: the templates are the weakest evidence, so one glyph reader's
     /// disagreement silences them (a soft "80" of the second real set matched 60 on five frames and was read 80 by the
-    /// text line on two; SIGNS.md round 12). The confidence is the mean confidence of the agreeing reads.
+    /// text line on two). The confidence is the mean confidence of the agreeing reads.
     public func decide(reads: [SpeedReading], sightings: Int?) -> (reading: SpeedReading, agreeing: Int)? {
         guard !reads.isEmpty else { return nil }
         var best: (value: Int, count: Int, confidenceSum: Double, allFromTemplates: Bool, allClear: Bool)?

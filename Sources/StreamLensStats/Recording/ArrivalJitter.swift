@@ -34,8 +34,8 @@ struct ArrivalJitter: Sendable {
 /// A PTS step larger than 1.5 × the nominal frame duration is one gap event, missing round(step / nominal) − 1
 /// frames. A discontinuity flag on any frame but the first (GStreamer flags the first buffer of a stream) is a gap
 /// event too; the frames it skipped are counted the same way when its step forward is at most
-/// ``longestCountedDiscontinuity`` (a damaged stretch of a file: 18 frames lost to zeroed bytes counted none before
-/// round 24), not over a longer or backward step (a restarted timeline, a clock that jumped). Without a nominal frame
+/// ``longestCountedDiscontinuity`` (a damaged stretch of a file: 18 frames lost to zeroed bytes would otherwise count
+/// none), not over a longer or backward step (a restarted timeline, a clock that jumped). Without a nominal frame
 /// duration only flags count.
 struct GapDetector: Sendable {
     var nominalFrameDuration: Duration?

@@ -5,7 +5,7 @@ import StreamLensCore
 ///
 /// Memory is fixed when the histogram is made (about 86 KB): recording never allocates. Counts are 32-bit — a bucket
 /// would need four billion durations within its microsecond of precision to wrap; a run at 60 fps records 5 million a
-/// day — which halves the memory of the run's dozen histograms (BENCHMARKS.md round 42). Durations longer than
+/// day — which halves the memory of the run's dozen histograms. Durations longer than
 /// ``highestTrackable`` are recorded as that value; the exact largest duration is kept separately for ``max``.
 struct DurationHistogram: Sendable {
     /// Ten minutes: far beyond any per-frame time worth measuring precisely.

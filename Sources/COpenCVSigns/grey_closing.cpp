@@ -1,7 +1,7 @@
 // The grey-level closing the speed-limit reader flattens a disc's light with (StreamLensSigns' IlluminationFlattener):
 // OpenCV's own maximum and minimum filters over a square window, instead of the four loops over the window that the
-// reader ran per sample (BENCHMARKS.md round 40).
-#include "opencv_bridge.h"
+// reader ran per sample (several times slower).
+#include "opencv_signs.h"
 #include "guarded.hpp"
 
 #include <opencv2/core.hpp>

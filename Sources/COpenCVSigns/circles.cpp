@@ -3,7 +3,7 @@
 // A real sign's ring is often only faintly red (dark, backlit, weathered), but the step from ring to disc and from
 // ring to scene is a clear luma edge. This finds circles in the luma plane, on a downscaled copy so that it stays
 // cheap at 1080p; the caller confirms each circle with chroma (is the ring redder than its inside and the scene?).
-#include "opencv_bridge.h"
+#include "opencv_signs.h"
 #include "guarded.hpp"
 
 #include <opencv2/core.hpp>

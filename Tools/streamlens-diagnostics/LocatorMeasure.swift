@@ -1,19 +1,16 @@
 import Foundation
 import StreamLensCore
-import Testing
 
 @testable import StreamLensSigns
 
-/// The locator alone on the real-photo set (no OCR): how many sign frames it locates, per size and light, how many
+/// `locate SET`: the locator alone on a real-photo set (no OCR): how many sign frames it locates, per size and light, how many
 /// candidates it sends on from frames without a speed sign (distractor and sign-free clips: each one costs OCR time),
-/// and its time per 1080p frame. A development aid for tuning the locator on the `dev` split: runs only with
-/// `STREAMLENS_SIGN_DIAGNOSE=locate` and asserts nothing. `STREAMLENS_LOCATOR_<NAME>` overrides a locator setting
+/// and its time per 1080p frame. A development aid for tuning the locator on the `dev` split.
+/// `STREAMLENS_LOCATOR_<NAME>` overrides a locator setting
 /// (see ``tuned(_:)``) so settings can be compared without rebuilding; `STREAMLENS_LOCATOR_CLIP=<part of a clip name>`
 /// measures only those clips and prints why each missed frame was missed (with the shape search's seeds near the sign;
 /// `STREAMLENS_LOCATOR_ALL_SEEDS=1` lists all of them, relative to the sign's centre).
-struct RedRingLocatorRealPhotoMeasure {
-    static let enabled = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"] == "locate"
-        && SpeedLimitRealPhotoTests.isPresent
+enum LocatorMeasure {
     /// `STREAMLENS_LOCATOR_ALL_SEEDS=1`: a missed frame's line lists all the shape search's seeds, not only those near
     /// the sign.
     static let listsAllShapeSeeds = ProcessInfo.processInfo.environment["STREAMLENS_LOCATOR_ALL_SEEDS"] == "1"
@@ -71,10 +68,8 @@ struct RedRingLocatorRealPhotoMeasure {
         if let value = setting("FIT_DROP") { locator.edgeFit.minimumDrop = value }
     }
 
-    @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=locate (and build the real-photo set) to run"))
-    func locatedFramesAndCandidates() throws {
-        let set = try SignTestSet.load(
-            folder: SpeedLimitRealPhotoTests.folder, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
+    static func run(setFolder: String) throws {
+        let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.realPhotoGeneratorVersion)
         var locator = RedRingLocator()
         Self.tuned(&locator)
         var located: [String: (hit: Int, all: Int)] = [:]

@@ -1,5 +1,5 @@
 // C entry points of the bridge: argument checks, exception-to-status translation, result sorting and copying.
-#include "opencv_bridge.h"
+#include "opencv_detection.h"
 #include "detector.hpp"
 #include "backends.hpp"
 #include "guarded.hpp"

@@ -1,19 +1,18 @@
 import Foundation
 import StreamLensCore
-import Testing
 
 @testable import StreamLensSigns
 
-/// Not a check: prints, per frame of the US set's sign clips, what the locator found, what the cropper made of it
-/// and what Tesseract read — the first thing to look at when a sign is missed. Run with
-/// `STREAMLENS_US_DIAGNOSTICS=1 swift test --filter UsSignDiagnostics`; `STREAMLENS_US_DIAGNOSTICS_SET=<clips folder>`
-/// looks at another set of the same format instead (the real photographs' clips/heldout).
-struct UsSignDiagnostics {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
-    func printWhatEachStepSaw() throws {
-        let set = try ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_SET"].map {
-            try SignTestSet.load(folder: $0, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
-        } ?? UsSignTestSet.shared.get()
+/// `us-signs [SET]`: prints, per frame of the US set's sign clips, what the locator found, what the cropper made of
+/// it and what Tesseract read — the first thing to look at when a sign is missed. SET is another set of the same
+/// format (the real photographs' clips/heldout); without it, the generated US set (scripts/make-us-sign-testset.sh).
+enum UsSignSteps {
+    static func run(setFolder: String?) throws {
+        let set = try setFolder.map {
+            try SignSet.load(folder: $0, expectedVersion: SignSet.realPhotoGeneratorVersion)
+        } ?? SignSet.load(
+            folder: SignSet.repository.appendingPathComponent(".media-cache/us-sign-testset").path,
+            expectedVersion: SignSet.usGeneratorVersion)
         let only = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_CLIP"] ?? "us_"
         var locator = UsSignLocator()
         var cropper = UsDigitCropper()
@@ -67,13 +66,14 @@ struct UsSignDiagnostics {
     }
 }
 
-/// Not a check: the US locator's cost per frame beside the red-ring locator's on the same frames, at the set's
-/// 640 × 272 (full-resolution search) and tiled up to 1920 × 1080 (chroma-resolution search). Absolute times are
-/// noise on a shared machine; the ratio in one run is the figure (`STREAMLENS_US_DIAGNOSTICS=1`).
-struct UsSignLocatorCost {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS"] != nil))
-    func printLocatorCostPerFrame() throws {
-        let set = try UsSignTestSet.shared.get()
+/// `us-locator-cost`: the US locator's cost per frame beside the red-ring locator's on the same frames, at the
+/// generated US set's 640 × 272 (full-resolution search) and tiled up to 1920 × 1080 (chroma-resolution search).
+/// Absolute times are noise on a shared machine; the ratio in one run is the figure.
+enum UsSignLocatorCost {
+    static func run() throws {
+        let set = try SignSet.load(
+            folder: SignSet.repository.appendingPathComponent(".media-cache/us-sign-testset").path,
+            expectedVersion: SignSet.usGeneratorVersion)
         var usLocator = UsSignLocator()
         var ringLocator = RedRingLocator()
         let clock = ContinuousClock()

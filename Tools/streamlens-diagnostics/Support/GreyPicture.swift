@@ -1,7 +1,7 @@
 import Foundation
 import StreamLensCore
 
-/// Grey pictures written for a person to look at (binary PGM), from the diagnostics.
+/// Grey pictures written for a person to look at (binary PGM).
 enum GreyPicture {
     /// Writes the first `width` × `height` bytes of `pixels` (row-major) as a PGM file at `path`; failures are ignored
     /// (a development aid).

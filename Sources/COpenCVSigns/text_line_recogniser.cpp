@@ -4,7 +4,7 @@
 // The network is PP-OCRv4's recogniser (a convolutional backbone with a small transformer, CTC output), shipped by the
 // rapidocr-onnxruntime package and rewritten by scripts/make-text-line-model.py so that OpenCV 4.6 can run it: a
 // fixed 48 × width input, and only these classes: 0 CTC blank, 1…10 the digits "0"…"9", 11… other characters.
-#include "opencv_bridge.h"
+#include "opencv_signs.h"
 #include "guarded.hpp"
 
 #include <opencv2/core.hpp>
@@ -84,7 +84,7 @@ slcv_status slcv_text_line_recogniser_create(
         [&](slcv_text_line_recogniser &made) {
             made.net = cv::dnn::readNetFromONNX(model_path);
             // Parsing the ONNX file leaves megabytes of protobuf freed but still held by the heap; hand them
-            // back, or the run keeps them for nothing (peak RSS of the dashcam job: −1…3 MiB, BENCHMARKS.md round 10).
+            // back, or the run keeps them for nothing (peak RSS of the dashcam job: −1…3 MiB).
             malloc_trim(0);
             made.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
             made.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);

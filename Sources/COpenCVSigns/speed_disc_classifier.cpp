@@ -2,10 +2,10 @@
 //
 // Independent of Tesseract: a small convolutional network reads the whole disc (no digit segmentation). It was trained
 // by scripts/make-speed-disc-model.py on rendered road-font digits made to look like small, soft, smeared, dim photos,
-// and is compiled in as ONNX bytes (speed_disc_model.hpp), so nothing is loaded at run time.
-#include "opencv_bridge.h"
+// and is compiled in as ONNX bytes (Generated/speed_disc_model.hpp), so nothing is loaded at run time.
+#include "opencv_signs.h"
 #include "guarded.hpp"
-#include "speed_disc_model.hpp"
+#include "Generated/speed_disc_model.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>

@@ -1,8 +1,8 @@
 // Internal C++ side of the bridge: the detector base class behind the opaque `slcv_detector` handle.
-// Nothing here is visible to Swift; only include/opencv_bridge.h is.
+// Nothing here is visible to Swift; only include/opencv_detection.h is.
 #pragma once
 
-#include "opencv_bridge.h"
+#include "opencv_detection.h"
 
 #include <opencv2/core.hpp>
 
@@ -37,7 +37,7 @@ void requireReadableFile(const std::string &path, const char *what);
 }  // namespace slcv
 
 /// The opaque handle of the C API: one backend plus its reusable buffers.
-/// Not thread-safe: one thread at a time (see opencv_bridge.h).
+/// Not thread-safe: one thread at a time (see opencv_detection.h).
 struct slcv_detector {
     virtual ~slcv_detector() = default;
     /// Appends this frame's detections (frame pixel coordinates) to `results`, which the caller has cleared.

@@ -1,19 +1,16 @@
 import Foundation
 import StreamLensCore
-import Testing
 
 @testable import StreamLensSigns
 
-/// Where the reader loses real signs, step by step (located? cropped? read?), on the real-photo set's `dev` split.
-/// A development aid: runs only with `STREAMLENS_SIGN_DIAGNOSE=1` and asserts nothing about recall.
-/// `STREAMLENS_SIGN_DIAGNOSE=stage` reads each candidate as the stage does (early stop, at most 3 OCR calls) and adds
-/// Tesseract calls and OCR time per candidate; each sighting's decision is shown as `=value`.
+/// `sign-misses [--stage] SET`: where the reader loses real signs, step by step (located? cropped? read?), on a
+/// real-photo set's clips (its `dev` split for tuning). `--stage` reads each candidate as the stage does (early stop,
+/// at most 3 OCR calls) and adds Tesseract calls and OCR time per candidate; each sighting's decision is shown as
+/// `=value`.
 /// `STREAMLENS_SIGN_CLIP=<part of a clip name>` runs only those clips. `STREAMLENS_CLASSIFIER_DUMP=<folder>` writes
 /// each located disc as the classifier and the template matcher see it; `M<value>@<score>/<lead>` is the template
 /// match, when the matcher ran.
-struct SpeedLimitRealPhotoDiagnostics {
-    static let mode = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_DIAGNOSE"]
-    static let enabled = (mode == "1" || mode == "stage") && SpeedLimitRealPhotoTests.isPresent
+enum SignMisses {
     /// `STREAMLENS_SIGN_OTHER_CANDIDATES=1` also reads every other candidate and prints those that give a value.
     static let readsOtherCandidates = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_OTHER_CANDIDATES"] == "1"
     /// `STREAMLENS_SIGN_READ_AT_TRUTH=1` reads a sign the locator missed at its true box, as a faint candidate (its
@@ -21,13 +18,12 @@ struct SpeedLimitRealPhotoDiagnostics {
     /// read it.
     static let readsAtTruth = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_READ_AT_TRUTH"] == "1"
 
-    @Test(.enabled(if: enabled, "set STREAMLENS_SIGN_DIAGNOSE=1 (and build the real-photo set) to run"))
-    func stepsPerSign() throws {
-        let set = try SignTestSet.load(
-            folder: SpeedLimitRealPhotoTests.folder, expectedVersion: SpeedLimitRealPhotoTests.expectedGeneratorVersion)
+    /// `mode`: "stage" reads as the stage does, anything else tries every variant the classifier lets it.
+    static func run(setFolder: String, mode: String) throws {
+        let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.realPhotoGeneratorVersion)
         let engine = try TesseractEngine()
         // The stage's text-line recogniser, when installed (scripts/install-text-line-model.sh).
-        let textLine = try Self.mode == "stage" ? TextLineRecogniser.installedModel().map(TextLineRecogniser.init) : nil
+        let textLine = try mode == "stage" ? TextLineRecogniser.installedModel().map(TextLineRecogniser.init) : nil
         var totals: [String: Int] = [:]
         var ocrCalls: [Int] = []
         var ocrDurations: [Duration] = []
@@ -35,14 +31,13 @@ struct SpeedLimitRealPhotoDiagnostics {
         for clip in set.clips where clip.kind == "sign" && (only.map { clip.name.contains($0) } ?? true) {
             guard let sign = clip.signs.first else { continue }
             var locator = RedRingLocator()
-            // Every variant is tried (no early stop) so the figures show what each one adds.
+            // Every variant may be read (the vote never settles) so the figures show what each one adds; variants
+            // after the first still wait for the classifier to name a value, as in the stage.
             var reader = DiscReader(maximumOCRCalls: DiscVariant.tried.count)
-            if Self.mode == "stage" {
+            if mode == "stage" {
                 reader = DiscReader()
-                reader.restoresZeroFromShape = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_NO_ZERO_SHAPE"] != "1"
             } else {
                 reader.vote = VariantVote(settlingConfidence: 1.01)
-                reader.triesEveryVariant = true
             }
             let configuration = SpeedLimitConfiguration()
             var steps: [String] = []
@@ -51,7 +46,7 @@ struct SpeedLimitRealPhotoDiagnostics {
             try set.forEachFrame(of: clip) { frame in
                 // Every frame, as in the stage: the contrast search alternates whole-frame and around-the-seeds frames.
                 locator.locate(in: frame.planes)
-                if Self.readsOtherCandidates {
+                if readsOtherCandidates {
                     // What the other candidates of the frame read as (where invented events come from).
                     let truth = sign.box(atFrame: frame.frameIndex)
                     let others = locator.candidates.filter { candidate in
@@ -74,7 +69,7 @@ struct SpeedLimitRealPhotoDiagnostics {
                 }
                 guard let truth = sign.box(atFrame: frame.frameIndex) else { return }
                 var located = locator.candidates.first(where: { $0.box.intersectionOverUnion(truth) > 0.3 })
-                let readAtTruth = located == nil && Self.readsAtTruth
+                let readAtTruth = located == nil && readsAtTruth
                 if readAtTruth {
                     // What the readers would make of the sign had it been located: the true box as a faint ring of a
                     // sign's proportions.

@@ -11,9 +11,9 @@
 // computes, but one product instead of one call per template (672 matchTemplate calls took 18.6 ms, cv::gemm's
 // product 3.8 ms). The product is the bridge's own (``bestCorrelations``): cv::gemm runs a plain loop for a product
 // this shape (25 rows: below the size where Debian's OpenCV hands it to BLAS, itself the reference BLAS), and the
-// own one is several times faster (BENCHMARKS.md round 40). The templates are normalised once, at start-up.
-#include "opencv_bridge.h"
-#include "disc_templates.hpp"
+// own one is several times faster. The templates are normalised once, at start-up.
+#include "opencv_signs.h"
+#include "Generated/disc_templates.hpp"
 #include "guarded.hpp"
 
 #include <opencv2/core.hpp>
@@ -28,8 +28,7 @@ namespace {
 /// and, when `motionLength72` is set, a horizontal box of that length after it (the camera panning or shaking). Soft
 /// and very soft, still and smeared. Sharp templates add nothing (sharp discs are read by Tesseract; on the second
 /// real set the matcher was as right without them) and would cost a quarter more. The smeared ones replaced a third
-/// Gaussian (sigma 6) in round 12: GTSRB held-out 22 → 24 signs read, the second set 70 either way, no wrong value
-/// (SIGNS.md round 12).
+/// Gaussian (sigma 6): GTSRB held-out 22 → 24 signs read, the second set 70 either way, no wrong value.
 struct TemplateBlur {
     double sigma72;
     double motionLength72;
