@@ -6,11 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # GStreamer (core, app/video libraries, decoders and encoders), Tesseract with English data, OpenCV (dnn, objdetect,
-# cascades), Cairo/Pango for text, FFmpeg as a benchmark peer and media tool, Chromium to check HTML reports; a
-# real RTSP server for the reconnection tests (gst-rtsp-server through Debian's python3-gi: scripts/rtsp-server.py);
-# and for the GStreamer plugin's Python example and tests, the system Python's GObject bindings (python3-gi, the Gst
-# and GstVideo typelibs, and gst-python's overrides, which read GstValueArray fields); and PostgreSQL's server, which
-# the batch tests start in a cluster of their own (initdb on a free loopback port) as a many-machine catalog.
+# cascades; its Python bindings re-make the generated disc templates in the check), Cairo/Pango for text, FFmpeg as a
+# benchmark peer and media tool, Chromium to check HTML reports; a real RTSP server for the reconnection tests (gst-
+# rtsp-server through Debian's python3-gi: scripts/rtsp-server.py); and for the GStreamer plugin's Python example and
+# tests, the system Python's GObject bindings (python3-gi, the Gst and GstVideo typelibs, and gst-python's overrides,
+# which read GstValueArray fields); and PostgreSQL's server, which the batch tests start in a cluster of their own
+# (initdb on a free loopback port) as a many-machine catalog.
 APT_PACKAGES=(
   pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base-apps
@@ -18,7 +19,7 @@ APT_PACKAGES=(
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
   gstreamer1.0-libav gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
   libtesseract-dev tesseract-ocr-eng
-  libopencv-dev opencv-data
+  libopencv-dev opencv-data python3-opencv
   libcairo2-dev libpango1.0-dev
   ffmpeg time
   chromium

@@ -8,6 +8,8 @@ bash scripts/make-sign-testset.sh
 bash scripts/make-us-sign-testset.sh
 # The bad-input corpus of the reliability tests (damaged, truncated, odd-sized clips made from the real media).
 bash scripts/make-corpus.sh
+# The generated sources are what their scripts write today (the disc templates re-made in a second; needs the fonts).
+bash scripts/check-generated.sh
 # The ONNX detector tests generate their small models with the onnx package (scripts/make-test-onnx.py).
 python3 -c "import onnx" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check onnx==1.23.2
 # The GStreamer plugin (libgststreamlens.so): its tests run it through gst-launch-1.0, gst-inspect-1.0 and Python.
