@@ -7,11 +7,11 @@ cd "$(dirname "$0")/.."
 
 # GStreamer (core, app/video libraries, decoders and encoders), Tesseract with English data, OpenCV (dnn, objdetect,
 # cascades; its Python bindings re-make the generated disc templates in the check), Cairo/Pango for text, FFmpeg as a
-# benchmark peer and media tool, Chromium to check HTML reports; a real RTSP server for the reconnection tests (gst-
-# rtsp-server through Debian's python3-gi: scripts/rtsp-server.py); and for the GStreamer plugin's Python example and
-# tests, the system Python's GObject bindings (python3-gi, the Gst and GstVideo typelibs, and gst-python's overrides,
-# which read GstValueArray fields); and PostgreSQL's server, which the batch tests start in a cluster of their own
-# (initdb on a free loopback port) as a many-machine catalog.
+# benchmark peer and media tool, Chromium to check HTML reports; a real RTSP server for the reconnection tests
+# (gst-rtsp-server through Debian's python3-gi: scripts/rtsp-server.py); and for the GStreamer plugin's Python example
+# and tests, the system Python's GObject bindings (python3-gi, the Gst and GstVideo typelibs, and gst-python's
+# overrides, which read GstValueArray fields); and PostgreSQL's server, which the batch tests start in a cluster of
+# their own (initdb on a free loopback port) as a many-machine catalog.
 APT_PACKAGES=(
   pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools gstreamer1.0-plugins-base-apps
