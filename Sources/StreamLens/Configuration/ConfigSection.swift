@@ -77,53 +77,9 @@ public struct ConfigSection {
         return scalar.string
     }
 
-    /// A file name (or source/sink text): a text value that is not empty — `json:` with nothing after it would
-    /// otherwise name a file called "".
-    public func path(_ key: String) throws(RunError) -> String? {
-        guard let value = try string(key) else { return nil }
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw problem(key, "is empty; give a file name")
-        }
-        return value
-    }
-
     public func bool(_ key: String) throws(RunError) -> Bool? {
         guard let node = mapping[key] else { return nil }
         guard let value = node.bool else { throw problem(key, "expected true or false, got '\(node.string ?? "?")'") }
-        return value
-    }
-
-    public func int(_ key: String, in range: ClosedRange<Int>) throws(RunError) -> Int? {
-        guard let node = mapping[key] else { return nil }
-        guard let value = node.int else { throw problem(key, "expected a whole number, got '\(node.string ?? "?")'") }
-        guard range.contains(value) else {
-            throw problem(key, "\(value) is out of range; allowed \(range.lowerBound)…\(range.upperBound)")
-        }
-        return value
-    }
-
-    public func double(_ key: String, in range: ClosedRange<Double>) throws(RunError) -> Double? {
-        guard let node = mapping[key] else { return nil }
-        guard let value = node.float ?? node.int.map(Double.init) else {
-            throw problem(key, "expected a number, got '\(node.string ?? "?")'")
-        }
-        guard range.contains(value) else {
-            throw problem(key, "\(value) is out of range; allowed \(range.lowerBound)…\(range.upperBound)")
-        }
-        return value
-    }
-
-    /// A number of seconds as a Duration (millisecond precision).
-    public func duration(_ key: String, in range: ClosedRange<Double>) throws(RunError) -> Duration? {
-        try double(key, in: range).map { .milliseconds(Int64(($0 * 1000).rounded())) }
-    }
-
-    /// A text value that must be one of `allowed`.
-    public func choice(_ key: String, _ allowed: [String]) throws(RunError) -> String? {
-        guard let value = try string(key) else { return nil }
-        guard allowed.contains(value) else {
-            throw problem(key, "'\(value)' is not allowed; use one of: \(allowed.joined(separator: ", "))")
-        }
         return value
     }
 

@@ -94,9 +94,6 @@ public enum PipelineFile {
         }
         return configuration
     }
-
-    /// x264's speed presets.
-    public static let x264Presets = OptionSchema.x264Presets
 }
 
 /// The `stages` section: which stages run and how.

@@ -1,6 +1,6 @@
 /// A decoded looping overlay clip: its frames as ready-to-blend tiles, and their timing.
 ///
-/// StreamLensGStreamer's `OverlayClipDecoder` produces these from files; tests use ``OverlayClip`` built in memory.
+/// StreamLensFramePath's `OverlayClipDecoder` produces these from files; tests use ``OverlayClip`` built in memory.
 ///
 /// ## Thread Safety
 /// Immutable once made; shared between the loader thread and the processing thread.

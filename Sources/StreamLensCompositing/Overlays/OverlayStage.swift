@@ -39,7 +39,7 @@ public final class OverlayStage: CompositingStage {
     }
 
     /// - Parameters:
-    ///   - loader: decodes clips (StreamLensGStreamer's `OverlayClipDecoder`; an in-memory loader in tests).
+    ///   - loader: decodes clips (StreamLensFramePath's `OverlayClipDecoder`; an in-memory loader in tests).
     ///   - cacheCapacity: clips kept decoded at once; at least every clip ``preroll()`` decodes.
     ///   - loadsInBackground: false decodes inside `composite` (tests only: it stalls the frame path).
     ///   - warn: receives the one-line warning of each disabled rule.
