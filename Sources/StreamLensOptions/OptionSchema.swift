@@ -60,8 +60,11 @@ public enum OptionSchema {
     public static let detector = OptionSpec(
         flag: "detector", key: "stages.detector.backend",
         properties: [.init(Element.detect, "detector", default: .text("hog"))],
-        kind: .text("hog | cascade:NAME|PATH | onnx:PATH | off"), unset: "no detection",
-        help: "The object detector: hog (OpenCV's people detector), cascade:NAME|PATH (fullbody, upperbody, "
+        kind: .text("hog | yolov8n | cascade:NAME|PATH | onnx:PATH | off"), unset: "no detection",
+        help: "The object detector: hog (OpenCV's people detector), yolov8n (Ultralytics YOLOv8n, COCO's 80 "
+            + "classes at a 640 × 640 input, keeping person, bicycle, car, motorcycle, bus, truck, traffic light and "
+            + "stop sign unless classes says otherwise; its weights are AGPL-3.0 and installed on request by "
+            + "`bash scripts/install-detector-model.sh yolov8n`), cascade:NAME|PATH (fullbody, upperbody, "
             + "frontalface, licence_plate or a cascade XML file) or onnx:PATH (a YOLO v5/v8/v11 network).")
     public static let confidence = OptionSpec(
         flag: "confidence", key: "stages.detector.confidence", properties: [.init(Element.detect, "confidence")],
@@ -69,7 +72,7 @@ public enum OptionSchema {
         help: "Detections below this confidence are dropped (HOG and cascades score a bare detection 0.5).")
     public static let classes = OptionSpec(
         flag: "classes", key: "stages.detector.classes", properties: [.init(Element.detect, "classes", default: .text(""))],
-        kind: .text("NAME[,NAME…] (names or ids)"), unset: "every class",
+        kind: .text("NAME[,NAME…] (names or ids)"), unset: "every class (yolov8n: its road classes)",
         help: "Keep only these detection classes.")
     public static let exclude = OptionSpec(
         key: "stages.detector.exclude", kind: .text("[NAME, …]"), unset: "none",

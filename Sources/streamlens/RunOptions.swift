@@ -157,6 +157,7 @@ struct RunOptions: ParsableArguments {
             } else {
                 do {
                     let spec = try DetectorSpec(parsing: detector)
+                    try spec.checkInstalled()
                     var options = configuration.detection ?? ObjectDetectionOptions(detector: spec)
                     options.detector = spec
                     configuration.detection = options

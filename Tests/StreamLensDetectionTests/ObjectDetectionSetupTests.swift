@@ -124,6 +124,7 @@ struct ObjectDetectionSetupTests {
         DetectionError.unknownDetector(spec: "yolo"),
         .unknownCascade(name: "cats", searched: "/usr/share/opencv4/haarcascades"),
         .fileNotFound(path: "/m.onnx", role: "ONNX model"),
+        .modelNotInstalled(name: "yolov8n", searched: ["/a", "/b"], install: YOLOModel.installHint),
         .modelLoadFailed(path: "/m.onnx", reason: "bad protobuf"),
         .unsupportedModelOutput(path: "/m.onnx", reason: "output 1x3"),
         .unknownClass(name: "zebra", available: "person, car"),

@@ -7,7 +7,7 @@ import Testing
     /// An element with a wrong setting, and words its error must contain.
     static let wrongSettings: [(element: String, mustSay: [String])] = [
         // Unknown detector: the property, the value and the accepted forms.
-        ("streamlensdetect detector=yolo", ["property 'detector'", "'yolo'", "hog, cascade:NAME|PATH", "onnx:PATH"]),
+        ("streamlensdetect detector=yolo", ["property 'detector'", "'yolo'", "hog, yolov8n, cascade:NAME|PATH", "onnx:PATH"]),
         // A model file that does not exist: the path.
         ("streamlensdetect detector=onnx:/nonexistent/model.onnx", ["'/nonexistent/model.onnx'", "not found"]),
         // A cascade name that is not installed.

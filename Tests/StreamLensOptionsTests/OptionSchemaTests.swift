@@ -86,7 +86,7 @@ struct OptionSchemaTests {
         (OptionSchema.reconnectMax, "-1", "-1 is out of range; allowed 0…1000000"),
         (OptionSchema.syncAnalysis, "always", "'always' is not allowed; use one of: auto, on, off"),
         (OptionSchema.report, " ", "is empty; give a file name"),
-        (OptionSchema.detector, "", "is empty; give hog | cascade:NAME|PATH | onnx:PATH | off"),
+        (OptionSchema.detector, "", "is empty; give hog | yolov8n | cascade:NAME|PATH | onnx:PATH | off"),
     ] as [(OptionSpec, String, String?)])
     func valuesAreCheckedInTheSameWordsEverywhere(option: OptionSpec, value: String, problem: String?) {
         let found: String? = switch option.kind {

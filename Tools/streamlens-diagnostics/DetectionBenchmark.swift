@@ -76,4 +76,22 @@ enum DetectionBenchmark {
                 options: ONNXDetector.Options()),
             at640, frames: frames)
     }
+
+    /// The installed yolov8n model (bash scripts/install-detector-model.sh yolov8n) on the analysis copy of a 1080p
+    /// dashcam clip (bikes-1080p.mp4 at 640 × 360, what the stage hands it): the square 640 input `--detector
+    /// yolov8n` runs, and the 640 × 384 one the install script also writes for 16:9 frames (less padding).
+    @Test(.enabled(if: YOLOModel.isInstalled, "bash scripts/install-detector-model.sh yolov8n"))
+    func yolov8n() throws {
+        let video = try TestFrames.DecodedVideo(
+            url: try TestEnvironment.media("bikes-1080p.mp4"), width: 640, height: 360, framesPerSecond: 5,
+            maxFrames: Self.frames)
+        let square = try #require(YOLOModel.installedPath())
+        let wide = (square as NSString).deletingLastPathComponent + "/yolov8n-640x384.onnx"
+        for (label, path, height) in [("yolov8n 640x640", square, 640), ("yolov8n 640x384", wide, 384)] {
+            var options = ONNXDetector.Options()
+            options.inputHeight = height
+            options.layout = .v8
+            try Self.measure(label, try ONNXDetector(modelPath: path, options: options), video)
+        }
+    }
 }

@@ -119,7 +119,7 @@ enum StageOptions {
             guard !enabled else {
                 throw stages.problem(
                     "detector",
-                    "say which detector: { backend: hog | cascade:NAME|PATH | onnx:PATH }, or false for none")
+                    "say which detector: { backend: hog | yolov8n | cascade:NAME|PATH | onnx:PATH }, or false for none")
             }
             configuration.detection = nil
         } else if let detector = try stages.section("detector") {
@@ -178,10 +178,14 @@ enum StageOptions {
     /// `stages.detector`: backend and options of object detection.
     static func detectionOptions(_ section: ConfigSection) throws(RunError) -> ObjectDetectionOptions {
         guard let backend = try section.string(O.detector) else {
-            throw section.problem("backend", "say which detector: hog, cascade:NAME|PATH or onnx:PATH")
+            throw section.problem("backend", "say which detector: hog, yolov8n, cascade:NAME|PATH or onnx:PATH")
         }
         var options: ObjectDetectionOptions
-        do { options = ObjectDetectionOptions(detector: try DetectorSpec(parsing: backend)) } catch {
+        do {
+            let spec = try DetectorSpec(parsing: backend)
+            try spec.checkInstalled()
+            options = ObjectDetectionOptions(detector: spec)
+        } catch {
             throw section.problem("backend", "\(error)")
         }
         options.confidenceThreshold = try section.double(O.confidence) ?? options.confidenceThreshold

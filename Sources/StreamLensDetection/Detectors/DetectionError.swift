@@ -4,6 +4,8 @@ public enum DetectionError: Error, Sendable, CustomStringConvertible, Equatable 
     case unknownDetector(spec: String)
     /// A cascade name that is neither a known short name nor an existing file.
     case unknownCascade(name: String, searched: String)
+    /// A packaged model (`--detector yolov8n`) is not installed in any of the `searched` folders; `install` says how.
+    case modelNotInstalled(name: String, searched: [String], install: String)
     /// A model, cascade or class-names file does not exist or cannot be read.
     case fileNotFound(path: String, role: String)
     /// The file exists but OpenCV could not load it (`reason`, from the bridge, names the file).
@@ -22,12 +24,15 @@ public enum DetectionError: Error, Sendable, CustomStringConvertible, Equatable 
     public var description: String {
         switch self {
         case .unknownDetector(let spec):
-            "unknown detector '\(spec)': use hog, cascade:NAME|PATH (NAME: fullbody, upperbody, frontalface, "
-                + "licence_plate) or onnx:PATH"
+            "unknown detector '\(spec)': use hog, yolov8n, cascade:NAME|PATH (NAME: fullbody, upperbody, "
+                + "frontalface, licence_plate) or onnx:PATH"
         case .unknownCascade(let name, let searched):
             "no cascade named '\(name)' in \(searched): give a known name ("
                 + CascadeCatalog.knownCascades.keys.sorted().joined(separator: ", ")
                 + ") or the path of a cascade XML file (Debian package opencv-data)"
+        case .modelNotInstalled(let name, let searched, let install):
+            "the \(name) model is not installed (looked in \(searched.joined(separator: ", "))): install it with "
+                + install
         case .fileNotFound(let path, let role):
             "\(role) '\(path)' not found or not readable: check the path"
         case .modelLoadFailed(let path, let reason):

@@ -10,13 +10,13 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
     public var confidenceThreshold = 0.5
     /// ONNX: overlap above which the weaker box of a class is suppressed.
     public var nmsThreshold = 0.45
-    /// ONNX: network input size (square), the size the model was exported with.
+    /// ONNX: network input size (square), the size the model was exported with (`yolov8n`: its own, 640).
     public var inputSize = 640
     /// ONNX: one class name per line (default: the 80 COCO names).
     public var classNamesPath: String?
     /// ONNX: the output layout (auto-detected by default).
     public var layout = ONNXDetector.Layout.auto
-    /// Keep only these classes (names or ids; empty: all) / drop these.
+    /// Keep only these classes (names or ids; empty: all, or ``YOLOModel/roadClasses`` for `yolov8n`) / drop these.
     public var allowedClasses: [String] = []
     public var deniedClasses: [String] = []
     /// Analyse one frame per `interval` of stream time…
@@ -52,17 +52,29 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
         self.detector = detector
     }
 
+    /// The class filter in force: ``allowedClasses``, or when it is empty the detector's own default (the road
+    /// classes for `yolov8n`, every class otherwise).
+    public var effectiveAllowedClasses: [String] {
+        if allowedClasses.isEmpty, case .yolov8n = detector { return YOLOModel.roadClasses }
+        return allowedClasses
+    }
+
     /// The analysis width in force.
     public var effectiveAnalysisWidth: Int {
         if let analysisWidth { return analysisWidth }
-        if case .onnx = detector { return inputSize }
-        return 640
+        switch detector {
+        case .onnx: return inputSize
+        case .yolov8n: return YOLOModel.inputWidth
+        case .hog, .cascade: return 640
+        }
     }
 
     /// The analysis copy's colours the backend needs: BT.601 for an ONNX network, whose input OpenCV converts to BGR
     /// assuming it; the source's for HOG and cascades, which read luma only.
     public var analysisColours: AnalysisColours {
-        if case .onnx = detector { return .bt601 }
-        return .source
+        switch detector {
+        case .onnx, .yolov8n: .bt601
+        case .hog, .cascade: .source
+        }
     }
 }

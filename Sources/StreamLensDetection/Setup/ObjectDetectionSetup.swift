@@ -26,6 +26,7 @@ public enum ObjectDetectionSetup {
     ) throws -> Built {
         // The stage filters by the names detections carry: class ids in the filter become those names.
         var options = options
+        options.allowedClasses = options.effectiveAllowedClasses
         let reported = try reportedClasses(options)
         options.allowedClasses = try reported.names(for: options.allowedClasses)
         options.deniedClasses = try reported.names(for: options.deniedClasses)
@@ -84,11 +85,12 @@ public enum ObjectDetectionSetup {
         case .hog: ClassNames([HOGPeopleDetector.className])
         case .cascade(let name): ClassNames([try CascadeCatalog().resolve(name).className])
         case .onnx: try options.classNamesPath.map { try ClassNames(contentsOf: $0) } ?? .coco
+        case .yolov8n: .coco
         }
     }
 
     /// A function that creates the detector. Checks what can be checked without loading the model: option
-    /// ranges, the cascade name, the class-names file and the class filter.
+    /// ranges, the cascade name, the class-names file, the class filter, and that a packaged model is installed.
     static func loader(for options: ObjectDetectionOptions) throws -> @Sendable () throws -> any ObjectDetector {
         guard (0...1).contains(options.confidenceThreshold), (0...1).contains(options.nmsThreshold) else {
             throw DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")
@@ -113,6 +115,20 @@ public enum ObjectDetectionSetup {
             onnx.layout = options.layout
             onnx.classNamesPath = options.classNamesPath
             onnx.allowedClasses = options.allowedClasses
+            onnx.deniedClasses = options.deniedClasses
+            let onnxOptions = onnx
+            return { try ONNXDetector(modelPath: path, options: onnxOptions) }
+        case .yolov8n:
+            // Said before the run starts, even when the model would load on the first frame: without it the run
+            // could only fail on every analysis.
+            let path = try YOLOModel.requireInstalled()
+            var onnx = ONNXDetector.Options()
+            onnx.inputWidth = YOLOModel.inputWidth
+            onnx.inputHeight = YOLOModel.inputHeight
+            onnx.confidenceThreshold = options.confidenceThreshold
+            onnx.nmsThreshold = options.nmsThreshold
+            onnx.layout = .v8
+            onnx.allowedClasses = options.effectiveAllowedClasses
             onnx.deniedClasses = options.deniedClasses
             let onnxOptions = onnx
             return { try ONNXDetector(modelPath: path, options: onnxOptions) }

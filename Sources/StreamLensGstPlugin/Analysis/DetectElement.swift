@@ -7,7 +7,8 @@ import StreamLensGStreamer
 /// adaptive schedule come from ``ObjectDetectionSetup`` with the same defaults; the model loads at READY→PAUSED so
 /// that a missing file is one ERROR before anything flows.
 final class DetectElement: AnalysisElement, @unchecked Sendable {
-    static let detectorForms = "hog, cascade:NAME|PATH (NAME: fullbody, upperbody, frontalface, licence_plate) or onnx:PATH"
+    static let detectorForms =
+        "hog, yolov8n, cascade:NAME|PATH (NAME: fullbody, upperbody, frontalface, licence_plate) or onnx:PATH"
 
     init(element: ElementHandle) {
         super.init(element: element, rules: [
@@ -34,7 +35,7 @@ final class DetectElement: AnalysisElement, @unchecked Sendable {
             return (built.stage, built.schedule)
         } catch let error as DetectionError {
             let problem: ElementHandle.Problem = switch error {
-            case .fileNotFound, .modelLoadFailed, .unknownCascade: .notFound
+            case .fileNotFound, .modelNotInstalled, .modelLoadFailed, .unknownCascade: .notFound
             default: .settings
             }
             throw ElementSetupError(problem, "\(error)")

