@@ -4,10 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh --media
-# The Swift runtime and Foundation linked statically: only the pages the program uses are loaded (peak RSS −4…5 MiB
-# on the dashcam job). The plugin (a shared library) is built without it.
-swift build -c release --product streamlens --static-swift-stdlib 2>&1 | tail -n 3
+# The debug build, the one scripts/test.sh builds too, so the two commands build the dependencies once: the demo
+# clip takes a few seconds either way. Benchmarks build their own release binaries (docs/figures/performance.md).
+swift build --product streamlens 2>&1 | tail -n 3
 mkdir -p out
 cd out
-../.build/release/streamlens run "$@"
+../.build/debug/streamlens run "$@"
 echo "demo: outputs in $(pwd)"
