@@ -17,7 +17,7 @@
 // from appsink through the pool, analysis lanes, sync hold and compositing to appsrc; the analysis lanes the elements
 // share; the overlay clip decoder. 5: the pipeline runner, and the stages as GStreamer elements (libgststreamlens.so).
 // 6: the command-line tool and tools. Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV
-// bridges (COpenCVDetection, COpenCVSigns), the plugin's GObject shell.
+// bridges (COpenCVDetection, COpenCVSigns, on COpenCVCommon), the plugin's GObject shell.
 
 import PackageDescription
 
@@ -61,8 +61,15 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
         ),
+        // What both OpenCV bridges share: their status codes and the C++ translation of exceptions into them.
+        .target(
+            name: "COpenCVCommon",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_core")]
+        ),
         .target(
             name: "COpenCVDetection",
+            dependencies: ["COpenCVCommon"],
             cxxSettings: [
                 .unsafeFlags(["-I/usr/include/opencv4"]),
                 // The bridge's own pixel loops (the HOG window scorer) optimised in debug builds too: the tests run
@@ -76,6 +83,7 @@ let package = Package(
         ),
         .target(
             name: "COpenCVSigns",
+            dependencies: ["COpenCVCommon"],
             cxxSettings: [
                 .unsafeFlags(["-I/usr/include/opencv4"]),
                 // The disc template matcher's own product optimised in debug builds too, as in COpenCVDetection.

@@ -2,7 +2,7 @@
 #include "opencv_detection.h"
 #include "detector.hpp"
 #include "backends.hpp"
-#include "guarded.hpp"
+#include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
 

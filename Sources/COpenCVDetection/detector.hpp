@@ -3,6 +3,7 @@
 #pragma once
 
 #include "opencv_detection.h"
+#include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
 
@@ -12,13 +13,6 @@
 #include <vector>
 
 namespace slcv {
-
-/// Thrown inside the bridge to carry a status and a one-line message out to the C boundary.
-class BridgeError : public std::runtime_error {
-public:
-    BridgeError(slcv_status status, const std::string &message) : std::runtime_error(message), status(status) {}
-    slcv_status status;
-};
 
 /// A zero-copy grayscale view of the frame's luma plane (stride respected).
 inline cv::Mat lumaView(const slcv_yuv_image &image) {

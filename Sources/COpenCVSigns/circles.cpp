@@ -4,7 +4,7 @@
 // ring to scene is a clear luma edge. This finds circles in the luma plane, on a downscaled copy so that it stays
 // cheap at 1080p; the caller confirms each circle with chroma (is the ring redder than its inside and the scene?).
 #include "opencv_signs.h"
-#include "guarded.hpp"
+#include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>

@@ -14,7 +14,7 @@
 // own one is several times faster. The templates are normalised once, at start-up.
 #include "opencv_signs.h"
 #include "Generated/disc_templates.hpp"
-#include "guarded.hpp"
+#include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/hal/intrin.hpp>

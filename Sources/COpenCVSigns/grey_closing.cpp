@@ -2,7 +2,7 @@
 // OpenCV's own maximum and minimum filters over a square window, instead of the four loops over the window that the
 // reader ran per sample (several times slower).
 #include "opencv_signs.h"
-#include "guarded.hpp"
+#include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>

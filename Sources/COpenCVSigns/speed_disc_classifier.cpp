@@ -4,7 +4,7 @@
 // by scripts/make-speed-disc-model.py on rendered road-font digits made to look like small, soft, smeared, dim photos,
 // and is compiled in as ONNX bytes (Generated/speed_disc_model.hpp), so nothing is loaded at run time.
 #include "opencv_signs.h"
-#include "guarded.hpp"
+#include "opencv_guarded.hpp"
 #include "Generated/speed_disc_model.hpp"
 
 #include <opencv2/core.hpp>

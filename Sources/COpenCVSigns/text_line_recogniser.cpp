@@ -5,7 +5,7 @@
 // rapidocr-onnxruntime package and rewritten by scripts/make-text-line-model.py so that OpenCV 4.6 can run it: a
 // fixed 48 × width input, and only these classes: 0 CTC blank, 1…10 the digits "0"…"9", 11… other characters.
 #include "opencv_signs.h"
-#include "guarded.hpp"
+#include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>

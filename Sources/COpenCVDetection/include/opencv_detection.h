@@ -17,24 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opencv_status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// Result of every fallible bridge call.
-typedef enum slcv_status {
-    SLCV_OK = 0,
-    /// A null pointer, a non-positive size or an option out of range.
-    SLCV_INVALID_ARGUMENT = 1,
-    /// A model or cascade file is missing, unreadable or not a valid model.
-    SLCV_LOAD_FAILED = 2,
-    /// OpenCV raised an error while detecting.
-    SLCV_OPENCV_ERROR = 3,
-    /// The network's output shape matches no supported YOLO layout.
-    SLCV_UNSUPPORTED_OUTPUT = 4,
-    /// Any other C++ exception (out of memory, for example).
-    SLCV_INTERNAL_ERROR = 5,
-} slcv_status;
 
 /// A borrowed YUV 4:2:0 frame: full-size Y plane, half-size U and V planes, each with its own row stride in bytes.
 /// I420: `chroma_pixel_stride` 1, three separate planes. NV12: `chroma_pixel_stride` 2, `v` == `u` + 1 and

@@ -4,7 +4,7 @@
 // Design rules, as in COpenCVDetection's opencv_detection.h: opaque handles, POD structs and status codes only; no
 // C++ type and no exception crosses this header. Every entry point catches cv::Exception and std::exception and
 // turns them into a status plus a message written into the caller's buffer (always NUL-terminated, truncated to
-// fit). The status codes are the detection bridge's, so both bridges report failures alike.
+// fit). The status codes and that translation are COpenCVCommon's, shared with the detection bridge.
 //
 // Thread safety: a handle keeps reusable buffers and must be used by one thread at a time. Different handles may be
 // used concurrently.
@@ -14,24 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opencv_status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// Result of every fallible bridge call: the same codes as opencv_detection.h's, kept identical.
-typedef enum slcv_status {
-    SLCV_OK = 0,
-    /// A null pointer, a non-positive size or an option out of range.
-    SLCV_INVALID_ARGUMENT = 1,
-    /// A model or cascade file is missing, unreadable or not a valid model.
-    SLCV_LOAD_FAILED = 2,
-    /// OpenCV raised an error while detecting.
-    SLCV_OPENCV_ERROR = 3,
-    /// The network's output shape matches no supported YOLO layout.
-    SLCV_UNSUPPORTED_OUTPUT = 4,
-    /// Any other C++ exception (out of memory, for example).
-    SLCV_INTERNAL_ERROR = 5,
-} slcv_status;
 
 // MARK: Circle evidence (circles.cpp), for the speed-limit sign locator
 

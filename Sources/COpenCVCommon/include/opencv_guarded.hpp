@@ -1,24 +1,30 @@
-// How the bridge's C entry points report failures: every exception becomes a status and one line of text in the
-// caller's buffer; nothing escapes into C or Swift.
+// How the bridges' C entry points report failures: every exception becomes a status and one line of text in the
+// caller's buffer; nothing escapes into C or Swift. C++ only: in C (and to Swift) this header is empty.
 #pragma once
 
-#include "detector.hpp"
+#ifdef __cplusplus
+
+#include "opencv_status.h"
+
+#include <opencv2/core.hpp>
 
 #include <algorithm>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 namespace slcv {
 
-/// Writes `message` into the caller's buffer as one NUL-terminated line (newlines become spaces).
+/// Thrown inside a bridge to carry a status and a one-line message out to the C boundary.
+class BridgeError : public std::runtime_error {
+public:
+    BridgeError(slcv_status status, const std::string &message) : std::runtime_error(message), status(status) {}
+    slcv_status status;
+};
+
+/// Writes `message` into the caller's buffer as one NUL-terminated line (slcv_write_error).
 inline void writeError(char *buffer, size_t capacity, const std::string &message) {
-    if (buffer == nullptr || capacity == 0) return;
-    size_t length = std::min(message.size(), capacity - 1);
-    for (size_t i = 0; i < length; ++i) {
-        char c = message[i];
-        buffer[i] = (c == '\n' || c == '\r') ? ' ' : c;
-    }
-    buffer[length] = '\0';
+    slcv_write_error(buffer, capacity, message.c_str());
 }
 
 /// Runs `body`, translating every exception into a status and a message prefixed with `context`.
@@ -72,3 +78,5 @@ slcv_status makeHandle(
 }
 
 }  // namespace slcv
+
+#endif
