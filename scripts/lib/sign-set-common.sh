@@ -1,7 +1,9 @@
 # Shared by the scripts that build sign test sets (make-sign-testset.sh, make-us-sign-testset.sh and the real-photo
 # sets' make-real-sign-set.sh, make-road-sign-photo-set.sh, make-gtsdb-sign-set.sh, make-us-sign-photo-set.sh): the
 # "is it current?" check, the private Python environment they render with, and the checksums and stamp of a set made.
-# Source it after setting `script_name` (for messages); it defines functions only.
+# Source it after setting `script_name` (for messages); it defines functions only (prepare_venv: packages.sh).
+
+source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 
 # Exits the calling script with success when `manifest` exists and `folder/.stamp` holds `stamp`.
 exit_if_current() {
@@ -10,20 +12,6 @@ exit_if_current() {
         echo "$script_name: $folder is up to date"
         exit 0
     fi
-}
-
-# Creates the virtual environment `venv` when missing and installs the pinned `requirements` into it (pip returns
-# at once when they are already there).
-prepare_venv() {
-    local venv=$1
-    shift
-    if [[ ! -x "$venv/bin/python" ]]; then
-        python3 -m venv "$venv" || {
-            echo "$script_name: cannot create a Python virtual environment in $venv: install python3-venv" >&2
-            exit 1
-        }
-    fi
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
 }
 
 # Writes `folder/SHA256SUMS` — every crop and clip of the set, to tell later whether a figure was measured on the same

