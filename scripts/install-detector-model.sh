@@ -26,13 +26,6 @@ readonly name=$1
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 downloads=${STREAMLENS_MEDIA_DOWNLOADS:-$repo/.media-cache/downloads}/pypi
 venv=${STREAMLENS_MODEL_VENV:-$repo/.media-cache/venv-models}
-if [[ -n ${STREAMLENS_MODEL_DIR:-} ]]; then
-    model_dir=$STREAMLENS_MODEL_DIR
-elif mkdir -p /usr/local/share/streamlens 2>/dev/null && [[ -w /usr/local/share/streamlens ]]; then
-    model_dir=/usr/local/share/streamlens
-else
-    model_dir=$HOME/.local/share/streamlens
-fi
 converter="$repo/scripts/make-detector-model.py"
 # Network input sizes written (WIDTHxHEIGHT); the file name says which.
 readonly sizes=(640x640 640x384)
@@ -47,6 +40,7 @@ readonly packaged_model_sha256="75cc3648650bdab6baac92fcff3627148405a9a15aca86ca
 # one venv and every machine writes the same model bytes.
 requirements=(numpy==2.4.6 ml_dtypes==0.6.0 protobuf==7.36.2 typing_extensions==4.16.0 onnx==1.23.2)
 source "$repo/scripts/lib/packages.sh"
+choose_model_dir
 
 licence_notice() {
     echo "$script_name: $name is Ultralytics YOLOv8n (COCO, 80 classes), shipped in the PyPI package $package $package_version."

@@ -13,13 +13,8 @@ script_name=install-text-line-model
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 downloads=${STREAMLENS_MEDIA_DOWNLOADS:-$repo/.media-cache/downloads}/pypi
 venv=${STREAMLENS_MODEL_VENV:-$repo/.media-cache/venv-models}
-if [[ -n ${STREAMLENS_MODEL_DIR:-} ]]; then
-    model_dir=$STREAMLENS_MODEL_DIR
-elif mkdir -p /usr/local/share/streamlens 2>/dev/null && [[ -w /usr/local/share/streamlens ]]; then
-    model_dir=/usr/local/share/streamlens
-else
-    model_dir=$HOME/.local/share/streamlens
-fi
+source "$repo/scripts/lib/packages.sh"
+choose_model_dir
 # The input width the reader feeds it (TextLineRecogniser.inputWidth); the file name says it.
 readonly input_width=80
 model="$model_dir/text-line-48x${input_width}.onnx"
@@ -30,7 +25,6 @@ readonly packaged_model="rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"
 readonly packaged_model_sha256="48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b"
 # Pinned so that every machine writes the same model bytes.
 requirements=(numpy==2.4.6 ml_dtypes==0.6.0 protobuf==7.36.2 typing_extensions==4.16.0 onnx==1.23.2 onnxsim==0.8.1)
-source "$repo/scripts/lib/packages.sh"
 
 stamp=$( (cat "$converter"; printf '%s\n' "$rapidocr_version" "$packaged_model_sha256" "${requirements[@]}") |
     sha256sum | cut -d' ' -f1)

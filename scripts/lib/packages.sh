@@ -30,3 +30,16 @@ PY
         exit 1
     fi
 }
+
+# Sets `model_dir` to the folder the model installers write to: $STREAMLENS_MODEL_DIR when set, else
+# /usr/local/share/streamlens when it can be written, else ~/.local/share/streamlens (ModelFolders in StreamLensCore
+# looks in the same folders, in that order).
+choose_model_dir() {
+    if [[ -n ${STREAMLENS_MODEL_DIR:-} ]]; then
+        model_dir=$STREAMLENS_MODEL_DIR
+    elif mkdir -p /usr/local/share/streamlens 2>/dev/null && [[ -w /usr/local/share/streamlens ]]; then
+        model_dir=/usr/local/share/streamlens
+    else
+        model_dir=$HOME/.local/share/streamlens
+    fi
+}

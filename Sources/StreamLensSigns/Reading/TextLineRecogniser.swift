@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensCore
 internal import COpenCVSigns
 
 /// The reader's third recogniser: a text-line network (PP-OCRv4's recogniser, run by OpenCV's DNN module) that reads
@@ -34,11 +35,8 @@ final class TextLineRecogniser {
         let environment = ProcessInfo.processInfo.environment
         var paths: [String] = []
         if let path = environment["STREAMLENS_TEXT_LINE_MODEL"], !path.isEmpty { paths.append(path) }
-        var folders: [String] = []
-        if let folder = environment["STREAMLENS_MODEL_DIR"], !folder.isEmpty { folders.append(folder) }
-        folders.append("/usr/local/share/streamlens")
-        if let home = environment["HOME"], !home.isEmpty { folders.append(home + "/.local/share/streamlens") }
-        folders.append("/usr/share/streamlens")
+        let folders = (ModelFolders.given(environment: environment).map { [$0] } ?? [])
+            + ModelFolders.standard(environment: environment)
         return paths + folders.map { ($0 as NSString).appendingPathComponent(modelFileName) }
     }
 
