@@ -283,11 +283,12 @@ import StreamLensBatch
         let batch = try startStreamlens(
             ["batch", inputs.path, "--output-dir", output.path, "--workers", "1", "--detector", "hog",
              "--analysis-interval", "0", "--quiet"] + (force ? ["--force"] : []), log: folder.appendingPathComponent("batch.log"))
+        // Stopped once the child's encoder has written some of the file.
+        let partial = output.appendingPathComponent("long.mp4.partial").path
         let started = try await waitUntil(timeout: 60) {
-            FileManager.default.fileExists(atPath: output.appendingPathComponent("long.mp4.partial").path)
+            ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) > 0
         }
         try #require(started, "the file never started")
-        try await Task.sleep(for: .seconds(1))
         let signalled = Date()
         kill(batch.processIdentifier, SIGINT)
         let ended = try await waitUntil(timeout: 60) { !batch.isRunning }

@@ -159,19 +159,19 @@ import StreamLensGStreamer
 
     @Test func terminateSignalAlsoFinalizesTheFile() async throws {
         let folder = try makeTemporaryFolder()
+        let metricsPort = freeLoopbackPort()
         let output = folder.appendingPathComponent("live.mkv")
         let process = Process()
         process.executableURL = streamlensExecutable
         process.arguments = [
             "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1",
-            "--output", output.path, "--stamp", "--quiet",
+            "--output", output.path, "--stamp", "--quiet", "--metrics-port", String(metricsPort),
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Stopped a second after its first frames are written (on a loaded machine it may not be playing after
-        // seconds): a live source's second is 30 frames.
+        // Stopped once the encoder has written and a second of frames (30) has gone to the output.
         #expect(try await waitUntil { fileSize(output.path + ".partial") >= 20_000 }, "the encoder wrote nothing")
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await waitUntil { (outputFrames(metricsPort: metricsPort) ?? 0) >= 30 }, "no frames went out")
         process.terminate()
         try await offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == 130)
@@ -182,18 +182,19 @@ import StreamLensGStreamer
     /// were taken as a second interrupt and stopped the run hard (frames in flight lost).
     @Test func twoSignalsSentTogetherAreOneStop() async throws {
         let folder = try makeTemporaryFolder()
+        let metricsPort = freeLoopbackPort()
         let output = folder.appendingPathComponent("live.mkv")
         let report = folder.appendingPathComponent("report.json")
         let process = Process()
         process.executableURL = streamlensExecutable
         process.arguments = [
             "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1",
-            "--output", output.path, "--report", report.path, "--quiet",
+            "--output", output.path, "--report", report.path, "--quiet", "--metrics-port", String(metricsPort),
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         #expect(try await waitUntil { fileSize(output.path + ".partial") >= 20_000 }, "the encoder wrote nothing")
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await waitUntil { (outputFrames(metricsPort: metricsPort) ?? 0) >= 30 }, "no frames went out")
         // 20 ms apart: two signals at once are merged while pending, but the first is often taken by then.
         kill(process.processIdentifier, SIGTERM)
         usleep(20_000)
@@ -306,6 +307,7 @@ import StreamLensGStreamer
     /// whose files already exist keeps its own as NAME.partial beside them.
     @Test func anInterruptedRerunLeavesTheEarlierRunsFilesAlone() async throws {
         let folder = try makeTemporaryFolder()
+        let metricsPort = freeLoopbackPort()
         let output = folder.appendingPathComponent("drive.mkv")
         let reportPath = folder.appendingPathComponent("drive.json")
         // (The report as StreamLens writes one: a run replaces only its own kind of file.)
@@ -316,11 +318,11 @@ import StreamLensGStreamer
         let run = try BackgroundRun(
             [
                 "run", "--input", "videotestsrc is-live=true ! video/x-raw,width=640,height=360,framerate=30/1",
-                "--output", output.path, "--quiet", "--report", reportPath.path,
+                "--output", output.path, "--quiet", "--report", reportPath.path, "--metrics-port", String(metricsPort),
             ], folder: folder)
+        // The file sink writes as the muxer does: 100 kB may be the first few frames; wait for a second's more.
         #expect(try await waitUntil { fileSize(output.path + ".partial") >= 100_000 }, "the encoder wrote nothing")
-        // The file sink writes as the muxer does: 100 kB may be the first few frames; let half a second more come.
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await waitUntil { (outputFrames(metricsPort: metricsPort) ?? 0) >= 30 }, "no frames went out")
         run.signal(SIGINT)
         let (result, _) = try await run.finish(within: .seconds(20))
         #expect(result.status == 130, "stderr: \(result.standardError)")
@@ -588,7 +590,7 @@ extension RunReportTests {
                 "no frames arrived before the pause")
         try sender.setState(.paused)  // the source goes silent
         let decodedBeforePause = decodedFrames(metricsPort: metricsPort) ?? 0
-        try await Task.sleep(for: .milliseconds(2500))
+        try await Task.sleep(for: .milliseconds(2500))  // the stimulus: the source silent for 2.5 s
         try sender.setState(.playing)
         #expect(try await waitUntil(within: .seconds(60)) {
             (decodedFrames(metricsPort: metricsPort) ?? 0) >= decodedBeforePause + 25

@@ -57,8 +57,10 @@ public final class MetricsServer: Sendable {
                 throw error
             }
         }
-        // Wait until the socket listens, or the server fails (a port in use makes run() throw at once).
-        let deadline = ContinuousClock.now + .seconds(5)
+        // Wait until the socket listens, or the server fails (a port in use makes run() throw at once). The limit is
+        // a way out, not an expectation: a loaded machine whose cooperative threads are all busy took over 5 s here
+        // to run the accept loop's first step (MetricsServerTests, in the parallel suite).
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if case .ip4(_, let boundPort) = await server.listeningAddress {
                 return MetricsServer(port: Int(boundPort), host: host, server: server, task: task)
@@ -69,7 +71,7 @@ public final class MetricsServer: Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         task.cancel()
-        throw .metricsUnavailable(port: port, reason: "the server did not start listening within 5 s")
+        throw .metricsUnavailable(port: port, reason: "the server did not start listening within 30 s")
     }
 
     /// Stops listening and closes open connections.

@@ -189,8 +189,9 @@ import Glibc
             ? ["run", "--input", "videotestsrc is-live=true ! video/x-raw,width=320,height=240,framerate=30/1",
                "--output", "x264enc ! matroskamux ! filesink location=\(fifo.path)", "--quiet"]
             : ["run", "--input", "filesrc location=\(fifo.path) ! decodebin", "--output", "out.mkv", "--quiet"]
-        let run = try BackgroundRun(arguments, folder: folder)
-        try await Task.sleep(for: .seconds(1))
+        let metricsPort = freeLoopbackPort()
+        let run = try BackgroundRun(arguments + ["--metrics-port", String(metricsPort)], folder: folder)
+        #expect(try await waitUntil { decodedFrames(metricsPort: metricsPort) != nil }, "the run never started")
         let signalled = Date()
         run.signal(SIGINT)
         let (result, seconds) = try await run.finish(within: .seconds(25), from: signalled)
@@ -213,10 +214,11 @@ import Glibc
 
         let fifo = folder.appendingPathComponent("camera")
         #expect(mkfifo(fifo.path, 0o644) == 0)
+        let metricsPort = freeLoopbackPort()
         let run = try BackgroundRun(
             ["run", "--input", "filesrc location=\(fifo.path) ! decodebin", "--output", "out.mkv", "--report", report.path,
-             "--quiet"], folder: folder)
-        try await Task.sleep(for: .seconds(1))
+             "--quiet", "--metrics-port", String(metricsPort)], folder: folder)
+        #expect(try await waitUntil { decodedFrames(metricsPort: metricsPort) != nil }, "the run never started")
         let signalled = Date()
         run.signal(SIGINT)
         let (stopped, _) = try await run.finish(within: .seconds(25), from: signalled)
@@ -241,8 +243,9 @@ import Glibc
         let holder = open(fifo.path, O_RDWR)
         defer { close(holder) }
         let input = try await Corpus.file("bikes-faststart.mp4")
+        let metricsPort = freeLoopbackPort()
         var arguments = ["run", "--input", input.path, "--output", "x264enc ! matroskamux ! filesink location=\(fifo.path)",
-                         "--quiet", "--report", "report.json"]
+                         "--quiet", "--report", "report.json", "--metrics-port", String(metricsPort)]
         switch stop {
         case .twoSignals: break
         case .graceRunsOut: arguments += ["--shutdown-grace", "1"]
@@ -255,7 +258,12 @@ import Glibc
             return ioctl(holder, UInt(FIONREAD), &unread) == 0 && unread >= 65_536
         }
         #expect(pipeFull, "the output never filled the pipe")
-        try await Task.sleep(for: .milliseconds(500))
+        let inFlight = try await waitUntil {
+            guard let decoded = decodedFrames(metricsPort: metricsPort), let output = outputFrames(metricsPort: metricsPort)
+            else { return false }
+            return decoded - output >= 2
+        }
+        #expect(inFlight, "no frames waited behind the wedged output")
         let signalled = Date()
         switch stop {
         case .twoSignals:
@@ -323,6 +331,9 @@ import Glibc
                  "report.json"],
                 folder: folder)
             #expect(try await waitUntil { FileManager.default.fileExists(atPath: output.path + ".partial") })
+            // A race by design: the stop must land after frames reach the encoder and before it writes any. Waiting
+            // for decoded frames (metrics) instead lost it in 3 tries of 3 on a loaded machine; a second after the
+            // file appears loses it about 1 in 7, hence the tries.
             try await Task.sleep(for: .seconds(1))
             try #require(fileSize(output.path + ".partial") == 0, "the encoder already wrote: nothing to test")
             run.signal(SIGTERM)

@@ -23,9 +23,13 @@ import Glibc
                 "no frames arrived from the server")
         try await server.stop()
         let outageStart = Date().timeIntervalSince(run.started)
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(3))  // the stimulus: the server is away for 3 s
+        let decodedBeforeReturn = decodedFrames(metricsPort: metricsPort) ?? 0
         try await server.start()
-        try await Task.sleep(for: .seconds(6))
+        #expect(try await waitUntil(within: .seconds(60)) {
+            (metric("streamlens_reconnects_total", metricsPort: metricsPort) ?? 0) >= 1
+                && (decodedFrames(metricsPort: metricsPort) ?? 0) >= decodedBeforeReturn + 30
+        }, "no frames came after the server came back")
         let metrics = try await offThePool {
             try String(contentsOf: URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!, encoding: .utf8)
         }
@@ -170,12 +174,13 @@ import Glibc
     /// Ctrl-C while waiting for a live source's first frame: exit 130 at once.
     @Test func anInterruptBeforeTheFirstFrameEndsTheRun() async throws {
         let folder = try makeTemporaryFolder()
+        let metricsPort = freeLoopbackPort()
         let run = try BackgroundRun(
             ["run", "--input",
              "udpsrc port=\(freeLoopbackPort()) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" ! rtph264depay ! avdec_h264",
-             "--output", "out.mkv", "--quiet"],
+             "--output", "out.mkv", "--quiet", "--metrics-port", String(metricsPort)],
             folder: folder)
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await waitUntil { decodedFrames(metricsPort: metricsPort) != nil }, "the run never started")
         let signalled = Date()
         run.signal(SIGINT)
         let (result, seconds) = try await run.finish(within: .seconds(15), from: signalled)

@@ -344,7 +344,6 @@ import Glibc
             ], folder: folder)
         #expect(try await waitUntil { fileSize(output.path + ".partial") >= 100_000 }, "the encoder wrote nothing")
         #expect(unlink(output.path + ".partial") == 0)
-        try await Task.sleep(for: .milliseconds(300))
         run.signal(SIGINT)
         let (result, _) = try await run.finish(within: .seconds(20))
         #expect(result.status == 1, "stderr: \(result.standardError)")

@@ -220,16 +220,22 @@ func waitUntil(within limit: Duration = .seconds(30), _ condition: () -> Bool) a
     return true
 }
 
-/// The frames a run started with `--metrics-port metricsPort` has decoded so far, from its Prometheus endpoint (nil
-/// while it does not answer yet).
-func decodedFrames(metricsPort: Int) -> Int? {
+/// A counter of a run started with `--metrics-port metricsPort`, from its Prometheus endpoint (nil while it does not
+/// answer yet). The endpoint answers once the run has installed its signal handlers and is about to start its
+/// pipeline, so tests that signal a run wait for it rather than for a time.
+func metric(_ name: String, metricsPort: Int) -> Int? {
     guard let metrics = try? String(contentsOf: URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!, encoding: .utf8)
     else { return nil }
-    let line = metrics.split(separator: "\n").first { $0.hasPrefix("streamlens_frames_decoded_total ") }
-    return line.flatMap { Double($0.split(separator: " ").last!) }.map { Int($0) }
+    let line = metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+    return line.flatMap { Double($0.split(separator: " ").last!) }.map { Int($0) } ?? 0
 }
 
-/// Size of a file in bytes (0 when it does not exist).
+/// The frames a run started with `--metrics-port metricsPort` has decoded so far (nil while it does not answer yet).
+func decodedFrames(metricsPort: Int) -> Int? { metric("streamlens_frames_decoded_total", metricsPort: metricsPort) }
+
+/// The frames a run started with `--metrics-port metricsPort` has handed to its output so far.
+func outputFrames(metricsPort: Int) -> Int? { metric("streamlens_frames_output_total", metricsPort: metricsPort) }
+
 func fileSize(_ path: String) -> Int {
     (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 }
