@@ -46,11 +46,11 @@ import Testing
         #expect(try await decode(output).frames.count == 795)
     }
 
-    /// A live 720p240 source with HOG on every frame: far more work than two cores can do in real time. HOG has grown
-    /// faster than the source it was measured on: at 30 fps CI once skipped only 26 of 90, and at 60 fps a later
-    /// machine's HOG (about 50 frames a second at 640 wide) left only 56 of 180 skipped. At 240 fps it skips 137–143
-    /// of 180 there. The video must not pay for it: every decoded frame is output, nothing is dropped, and the frames
-    /// HOG could not look at are counted as analysis skips.
+    /// A live 720p240 source with HOG on every frame: more work than two cores can do in real time. The video must
+    /// not pay for it: every decoded frame is output, nothing is dropped, and the frames HOG could not look at are
+    /// counted as analysis skips. How many are skipped depends on the machine's speed (HOG's grew from 30 to about 50
+    /// frames a second at 640 wide); the counting itself is checked with a stage of known cost in
+    /// FramePathTests.liveAnalysisThatCannotKeepUpSkipsFramesButNeverDropsVideo.
     @Test func liveDetectionThatCannotKeepUpSkipsAnalysisNotFrames() async throws {
         let folder = try makeTemporaryFolder()
         let reportPath = folder.appendingPathComponent("report.json")
@@ -66,7 +66,7 @@ import Testing
         #expect(report.droppedTotal == 0)
         let skipped = ((report.json["frames"] as! [String: Any])["analysis_skipped"] as! [String: Int])["objects"] ?? 0
         let analysis = (report.json["analysis"] as! [String: Any])["objects"] as! [String: Any]
-        #expect(skipped > 60, "skipped \(skipped)")
+        #expect(skipped > 0, "skipped \(skipped)")
         #expect((analysis["completed"] as! Int) + skipped + (analysis["failed"] as? Int ?? 0) == 180)
         // Live: each frame got the newest result, whatever frame it came from.
         #expect(report.run["sync_analysis"] as? Bool == false)
