@@ -8,7 +8,7 @@
 //   3. StreamLensStats, StreamLensCompositing
 //   4. StreamLensFramePath
 //   5. StreamLens, StreamLensGstPlugin
-//   6. streamlens, streamlens-reference, streamlens-diagnostics
+//   6. streamlens, streamlens-reference, streamlens-diagnostics, StreamLensTestMedia
 // 1: pure Swift — frames, pool, stage protocols, detections and time (imports no C); the option schema; the batch
 // catalog. 2: one Swift module per C library — StreamLensGStreamer is the only one importing GStreamer's C API
 // (pipelines, appsink/appsrc, frames and buffers, the element SDK's GValue/GstStructure/buffer wrappers),
@@ -16,8 +16,9 @@
 // Swift domain modules — run statistics and reports; blending, annotators and overlays in native YUV. 4: the frame path
 // from appsink through the pool, analysis lanes, sync hold and compositing to appsrc; the analysis lanes the elements
 // share; the overlay clip decoder. 5: the pipeline runner, and the stages as GStreamer elements (libgststreamlens.so).
-// 6: the command-line tool and tools. Below layer 1 sit the C targets: system libraries, the GStreamer shim, the OpenCV
-// bridges (COpenCVDetection, COpenCVSigns, on COpenCVCommon), the plugin's GObject shell.
+// 6: the command-line tool and tools; the media the tests and the diagnostics share. Below layer 1 sit the C targets:
+// system libraries, the GStreamer shim, the OpenCV bridges (COpenCVDetection, COpenCVSigns, on COpenCVCommon), the
+// plugin's GObject shell.
 
 import PackageDescription
 
@@ -180,10 +181,12 @@ let package = Package(
         // MARK: Tools
         // Writes docs/reference/options.md from the option schema (scripts/generate-reference.sh).
         .executableTarget(name: "streamlens-reference", dependencies: ["StreamLensOptions"], path: "Tools/streamlens-reference"),
+        // Fetched media, decoded clips and the sign sets on disk, for the tests and the diagnostics.
+        .target(name: "StreamLensTestMedia", dependencies: ["StreamLensCore"], path: "Tools/StreamLensTestMedia"),
         // The sign reader's and the detector's diagnostics: what each stage saw on a set of clips.
         .executableTarget(
             name: "streamlens-diagnostics",
-            dependencies: ["StreamLensCore", "StreamLensSigns", "StreamLensDetection"],
+            dependencies: ["StreamLensCore", "StreamLensSigns", "StreamLensDetection", "StreamLensTestMedia"],
             path: "Tools/streamlens-diagnostics"
         ),
 
@@ -201,8 +204,10 @@ let package = Package(
                 "StreamLensCompositing", "StreamLensText", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath",
             ]
         ),
-        .testTarget(name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore"]),
-        .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore"]),
+        .testTarget(
+            name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore", "StreamLensTestMedia"]
+        ),
+        .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore", "StreamLensTestMedia"]),
         .testTarget(
             name: "StreamLensTests",
             dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensOptions"]

@@ -14,7 +14,7 @@ import Testing
 /// (scripts/make-road-sign-photo-set.sh, scripts/make-gtsdb-sign-set.sh: other photographs, all held out) have the
 /// same format and are run by pointing `STREAMLENS_REAL_SIGN_SET` at them.
 struct SpeedLimitRealPhotoTests {
-    static let expectedGeneratorVersion = 1
+    static let expectedGeneratorVersion = SignTestSet.Version.realPhoto
     /// Signs at least this large (pixels across) and visible this long (seconds) count for recall.
     static let countedSize = 32
     static let countedSeconds = 0.5

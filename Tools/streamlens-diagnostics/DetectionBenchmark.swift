@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensTestMedia
 import StreamLensCore
 import StreamLensDetection
 
@@ -37,7 +38,7 @@ enum DetectionBenchmark {
 
     static func video(width: Int, height: Int, frames: Int) throws -> DecodedVideo {
         try DecodedVideo(
-            url: try ToolEnvironment.media("vtest.avi"), width: width, height: height, framesPerSecond: 5,
+            url: try MediaFiles.media("vtest.avi"), width: width, height: height, framesPerSecond: 5,
             maxFrames: frames)
     }
 
@@ -58,11 +59,11 @@ enum DetectionBenchmark {
     }
 
     static func onnx(frames: Int) throws {
-        let directory = try ToolEnvironment.temporaryDirectory("bench-onnx")
+        let directory = try MediaFiles.temporaryDirectory("bench-onnx")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let script = ToolEnvironment.repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path
-        let made = try ToolEnvironment.run("python3", [script, directory.path, "--bench"])
-        guard made.status == 0 else { throw ToolError("make-test-onnx.py failed: \(made.output)") }
+        let script = MediaFiles.repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path
+        let made = try MediaFiles.run("python3", [script, directory.path, "--bench"])
+        guard made.status == 0 else { throw MediaError("make-test-onnx.py failed: \(made.output)") }
         let at640 = try video(width: 640, height: 480, frames: frames)
         var options = ONNXDetector.Options()
         options.classNamesPath = directory.appendingPathComponent("classes.txt").path
@@ -88,7 +89,7 @@ enum DetectionBenchmark {
             return
         }
         let video = try DecodedVideo(
-            url: try ToolEnvironment.media("bikes-1080p.mp4"), width: 640, height: 360, framesPerSecond: 5,
+            url: try MediaFiles.media("bikes-1080p.mp4"), width: 640, height: 360, framesPerSecond: 5,
             maxFrames: frames)
         let wide = (square as NSString).deletingLastPathComponent + "/yolov8n-640x384.onnx"
         for (label, path, height) in [("yolov8n 640x640", square, 640), ("yolov8n 640x384", wide, 384)] {

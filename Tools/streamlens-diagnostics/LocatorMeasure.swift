@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensTestMedia
 import StreamLensCore
 
 @testable import StreamLensSigns
@@ -69,7 +70,7 @@ enum LocatorMeasure {
     }
 
     static func run(setFolder: String) throws {
-        let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.realPhotoGeneratorVersion)
+        let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.Version.realPhoto)
         var locator = RedRingLocator()
         Self.tuned(&locator)
         var located: [String: (hit: Int, all: Int)] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensTestMedia
 import StreamLensCore
 
 @testable import StreamLensSigns
@@ -20,7 +21,7 @@ enum SignMisses {
 
     /// `mode`: "stage" reads as the stage does, anything else tries every variant the classifier lets it.
     static func run(setFolder: String, mode: String) throws {
-        let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.realPhotoGeneratorVersion)
+        let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.Version.realPhoto)
         let engine = try TesseractEngine()
         // The stage's text-line recogniser, when installed (scripts/install-text-line-model.sh).
         let textLine = try mode == "stage" ? TextLineRecogniser.installedModel().map(TextLineRecogniser.init) : nil

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensTestMedia
 import StreamLensCore
 
 @testable import StreamLensSigns
@@ -9,10 +10,10 @@ import StreamLensCore
 enum UsSignSteps {
     static func run(setFolder: String?) throws {
         let set = try setFolder.map {
-            try SignSet.load(folder: $0, expectedVersion: SignSet.realPhotoGeneratorVersion)
+            try SignSet.load(folder: $0, expectedVersion: SignSet.Version.realPhoto)
         } ?? SignSet.load(
             folder: SignSet.repository.appendingPathComponent(".media-cache/us-sign-testset").path,
-            expectedVersion: SignSet.usGeneratorVersion)
+            expectedVersion: SignSet.Version.unitedStates)
         let only = ProcessInfo.processInfo.environment["STREAMLENS_US_DIAGNOSTICS_CLIP"] ?? "us_"
         var locator = UsSignLocator()
         var cropper = UsDigitCropper()
@@ -73,7 +74,7 @@ enum UsSignLocatorCost {
     static func run() throws {
         let set = try SignSet.load(
             folder: SignSet.repository.appendingPathComponent(".media-cache/us-sign-testset").path,
-            expectedVersion: SignSet.usGeneratorVersion)
+            expectedVersion: SignSet.Version.unitedStates)
         var usLocator = UsSignLocator()
         var ringLocator = RedRingLocator()
         let clock = ContinuousClock()

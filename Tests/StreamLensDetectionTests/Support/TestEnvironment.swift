@@ -1,50 +1,20 @@
 import Foundation
+import StreamLensTestMedia
 
 /// Paths and external tools the detection tests use: the repository, fetched media, generated ONNX fixtures.
 enum TestEnvironment {
-    /// The repository root (this file is Tests/StreamLensDetectionTests/Support/TestEnvironment.swift).
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// Fetched media (scripts/fetch-media.sh): `$STREAMLENS_MEDIA`, default `<repo>/.media-cache/media`.
-    static var mediaDirectory: URL {
-        if let configured = ProcessInfo.processInfo.environment["STREAMLENS_MEDIA"], !configured.isEmpty {
-            return URL(fileURLWithPath: configured)
-        }
-        return repositoryRoot.appendingPathComponent(".media-cache/media")
-    }
+    static var repositoryRoot: URL { MediaFiles.repositoryRoot }
 
     /// A fetched media file; fails the calling test with a message naming the fetch step when it is missing.
-    static func media(_ name: String) throws -> URL {
-        let url = mediaDirectory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw TestSetupError("media file \(url.path) is missing: run scripts/fetch-media.sh (or set STREAMLENS_MEDIA)")
-        }
-        return url
-    }
+    static func media(_ name: String) throws -> URL { try MediaFiles.media(name) }
 
     /// A fresh temporary directory.
-    static func temporaryDirectory(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("streamlens-detection-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory(_ label: String) throws -> URL { try MediaFiles.temporaryDirectory(label) }
 
     /// Runs `executable` with `arguments`; returns its exit status and combined output.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try MediaFiles.run(executable, arguments)
     }
 
     /// The ONNX fixtures of scripts/make-test-onnx.py, generated once per test run. Uses the first Python that

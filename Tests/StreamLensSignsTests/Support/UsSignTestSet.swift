@@ -1,12 +1,12 @@
 import Foundation
 import StreamLensCore
+import StreamLensTestMedia
 @testable import StreamLensSigns
 
 /// The generated US sign set (scripts/make-us-sign-testset.sh, R2-1 plates pasted into bikes.mp4): the format of
 /// ``SignTestSet`` in its own folder, from its own generator.
 enum UsSignTestSet {
-    /// Bump together with GENERATOR_VERSION in scripts/make-us-sign-testset.py.
-    static let expectedGeneratorVersion = 2
+    static let expectedGeneratorVersion = SignSet.Version.unitedStates
 
     /// `STREAMLENS_US_SIGN_TESTSET`, else `<repo>/.media-cache/us-sign-testset`.
     static var folder: String {
