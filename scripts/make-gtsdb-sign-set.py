@@ -10,7 +10,7 @@ nobody tuned the reader on them: the whole set is held out.
 
 Every cut-out at least ``SMALLEST_PHOTO`` px on its shorter side is used once (byte-identical copies once), in a
 seeded order; each is pasted into real footage exactly as scripts/make-real-sign-set.py pastes GTSRB's (growing from
-~24 px, drifting outwards, focus or motion blur, JPEG round trip) and ends at 56…150 px, the sizes of issue 9's
+~24 px, drifting outwards, focus or motion blur, JPEG round trip) and ends at 56…150 px, the sizes of an
 outside evaluation: blown up beyond the photo where it is smaller, so its large signs are softer than real ones.
 Output format: that of the GTSRB set (clips/heldout/testset.json + raw I420), read by SpeedLimitRealPhotoTests.
 

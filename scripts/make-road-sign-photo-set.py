@@ -14,7 +14,7 @@ than GTSRB's, so a pasted sign is as sharp as a real one of that size. Output fo
 (clips/heldout/testset.json + raw I420), read by SpeedLimitRealPhotoTests.
 
 With `--sizes large` the signs grow to 56…150 px instead of 32…100 px (bins 56–80, 80–110, 110–150), blown up
-beyond the photo where it is smaller: the sizes an outside evaluation of the reader uses (issue 9), at the price of
+beyond the photo where it is smaller: the sizes an outside evaluation of the reader uses, at the price of
 softer large signs than real ones. The same photos, the same seed: only the sizes differ.
 
 Usage: make-road-sign-photo-set.py DATASET_GIT_DIR MEDIA_DIR OUTPUT_DIR LABELS_JSON [--sizes large]

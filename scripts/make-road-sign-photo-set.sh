@@ -6,7 +6,7 @@
 #   DATASET_GIT_DIR is the git directory of a public repository holding images/roadN.png and annotations/roadN.xml
 #   (MEDIA.md names the one used and its commit), e.g. as the session's `fetch` tool brings it. Nothing is
 #   downloaded here.
-# STREAMLENS_ROAD_SIGN_SIZES=large makes the signs grow to 56…150 px (the sizes of issue 9's outside evaluation; default
+# STREAMLENS_ROAD_SIGN_SIZES=large makes the signs grow to 56…150 px (the sizes an outside evaluation of the reader uses; default
 # output then <repo>/.media-cache/road-sign-photos-large).
 # Output (git-ignored, never committed: the copy states no licence): $STREAMLENS_ROAD_SIGN_SET (default
 # <repo>/.media-cache/road-sign-photos): crops/ and clips/heldout/ (raw I420 + testset.json). About 4 GB. Evaluate:

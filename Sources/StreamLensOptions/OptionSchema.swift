@@ -62,7 +62,7 @@ public enum OptionSchema {
         properties: [.init(Element.detect, "detector", default: .text("hog"))],
         kind: .text("hog | yolov8n | cascade:NAME|PATH | onnx:PATH | off"), unset: "no detection",
         help: "The object detector: hog (OpenCV's people detector), yolov8n (Ultralytics YOLOv8n, COCO's 80 "
-            + "classes at a 640 × 640 input, keeping person, bicycle, car, motorcycle, bus, truck, traffic light and "
+            + "classes, letterboxed 640 wide, keeping person, bicycle, car, motorcycle, bus, truck, traffic light and "
             + "stop sign unless classes says otherwise; its weights are AGPL-3.0 and installed on request by "
             + "`bash scripts/install-detector-model.sh yolov8n`), cascade:NAME|PATH (fullbody, upperbody, "
             + "frontalface, licence_plate or a cascade XML file) or onnx:PATH (a YOLO v5/v8/v11 network).")
@@ -81,8 +81,11 @@ public enum OptionSchema {
         flag: "class-names", key: "stages.detector.class_names", kind: .path, unset: "the 80 COCO names",
         help: "ONNX: the class-names file, one name per line.")
     public static let inputSize = OptionSpec(
-        flag: "input-size", key: "stages.detector.input_size", kind: .int(32...4096), default: .int(640), unit: "px",
-        help: "ONNX: the model's square input size (a model exported at another size needs its own).")
+        flag: "input-size", key: "stages.detector.input_size", properties: [.init(Element.detect, "input-size")],
+        kind: .int(32...4096), default: .int(640), unit: "px",
+        help: "onnx:PATH: the model's square input size (a model exported at another size needs its own). yolov8n: "
+            + "the letterbox width, 320, 480 or 640; its height follows the frames' aspect (a 16:9 frame at 640 runs "
+            + "a 640 × 384 network), except on the element, which runs a square network.")
     public static let iou = OptionSpec(
         key: "stages.detector.iou", kind: .number(0...1), default: .number(0.45),
         help: "ONNX: overlap above which the weaker box of a class is suppressed.")

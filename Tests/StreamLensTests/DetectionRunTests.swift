@@ -79,6 +79,7 @@ import Testing
         (["--confidence", "0.4"], 2, "needs --detector"),
         (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),
         (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is out of range; allowed 32…4096"),
+        (["--detector", "hog", "--input-size", "320"], 2, "'--input-size': applies to an ONNX model only"),
     ])
     func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {
         let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3"] + arguments)

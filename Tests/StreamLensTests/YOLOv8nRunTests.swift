@@ -67,4 +67,29 @@ import Testing
         #expect((counts["car"] ?? 0) >= 10, "classes: \(counts)")
         #expect(Set(classes).isSubset(of: YOLOModel.roadClasses), "classes: \(Set(classes))")
     }
+
+    /// The network follows the frames' aspect and `--input-size`: 1080p frames run the 16:9 letterbox (384 or 192
+    /// rows, not a square with 44 % padding); a width it has no network for is one line before the run.
+    @Test(.enabled(
+        if: YOLOModel.isInstalled, "the yolov8n model is not installed: bash scripts/install-detector-model.sh yolov8n"))
+    func theNetworkFitsTheFramesAndTheInputSize() async throws {
+        let folder = try makeTemporaryFolder()
+        let source = "videotestsrc num-buffers=3 ! video/x-raw,width=1920,height=1080,framerate=25/1"
+        for (size, network) in [(nil, "yolov8n-640x384.onnx"), ("320", "yolov8n-320x192.onnx")] {
+            let report = folder.appendingPathComponent("report.json")
+            let result = try await runTool(
+                ["run", "--input", source, "--output", "null", "--detector", "yolov8n", "--report", report.path,
+                 "--quiet"] + (size.map { ["--input-size", $0] } ?? []))
+            #expect(result.status == 0, "stderr: \(result.standardError)")
+            let details = try Report(report).json["stage_details"] as? [String: Any]
+            let stage = (details?["objects"] as? [String: Any])?["stage"] as? [String: Any]
+            let backend = try #require(stage?["backend"] as? String, "\(String(describing: details))")
+            #expect(backend.hasSuffix("/" + network), "\(backend)")
+        }
+        let refused = try await runTool(
+            ["run", "--input", source, "--output", "null", "--detector", "yolov8n", "--input-size", "416"])
+        #expect(refused.status == 2)
+        #expect(refused.standardError == "streamlens: error: '--input-size': invalid detector option: yolov8n runs at an "
+            + "input size of 320, 480, 640, not 416\n", "stderr: \(refused.standardError)")
+    }
 }

@@ -11,6 +11,7 @@ let usage = """
                                    US set, .media-cache/us-sign-testset)
       us-locator-cost              the US locator's cost per frame beside the red-ring locator's
       detection-bench [FRAMES]     inference time per frame of each detection backend on vtest.avi (default 40)
+      yolo-sizes [FRAMES]          yolov8n at --input-size 320, 480, 640 against the full model (default 50)
     Each command's environment variables are listed in its source (Tools/streamlens-diagnostics/).
     """
 
@@ -35,6 +36,8 @@ do {
         try UsSignLocatorCost.run()
     case "detection-bench":
         try DetectionBenchmark.run(frames: arguments.first.flatMap(Int.init) ?? 40)
+    case "yolo-sizes":
+        try YOLOInputSizes.run(frames: arguments.first.flatMap(Int.init) ?? 50)
     case "-h", "--help", "help":
         print(usage)
     default:

@@ -134,7 +134,7 @@ public enum InputSource: Sendable, Equatable {
     /// puts it in passthrough. GStreamer 1.22's videoflip updates passthrough only when its method changes, and a
     /// fresh element asked for `auto` (or `identity`) sees no change, so it copied every frame into a buffer pool of
     /// its own, which grew with the frames held downstream (measured: 56 MiB at peak in a sync run of the 1080p
-    /// dashcam job, BENCHMARKS.md, issue 13). The switch from a flip to `auto` sets passthrough; an orientation tag
+    /// dashcam job, docs/figures/performance.md). The switch from a flip to `auto` sets passthrough; an orientation tag
     /// turns it off again. Cameras and source descriptions keep the copy: a capture driver has few buffers of its
     /// own, and the copy hands each one back at once instead of holding it in the frame pool.
     var orientation: String {

@@ -191,6 +191,7 @@ enum StageOptions {
         options.confidenceThreshold = try section.double(O.confidence) ?? options.confidenceThreshold
         options.nmsThreshold = try section.double(O.iou) ?? options.nmsThreshold
         options.inputSize = try section.int(O.inputSize) ?? options.inputSize
+        do { try ObjectDetectionSetup.checkInputSize(options) } catch { throw section.problem("input_size", "\(error)") }
         options.classNamesPath = try section.string(O.classNames)
         options.allowedClasses = try section.strings(O.classes) ?? []
         options.deniedClasses = try section.strings(O.exclude) ?? []

@@ -29,6 +29,8 @@ enum StageAssembly {
 
         if var options = configuration.detection {
             if let interval = configuration.analysisInterval { options.interval = interval }
+            options.frameWidth = format?.width
+            options.frameHeight = format?.height
             OpenCVRuntime.configure(framesWaitForResults: configuration.syncAnalysis.isOn(policy: policy))
             let built: ObjectDetectionSetup.Built
             do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {

@@ -11,11 +11,33 @@ import StreamLensCore
 public enum YOLOModel {
     /// The name on the command line, in pipeline files and on the element.
     public static let name = "yolov8n"
-    /// The network input the installed model is built for (a square letterbox, as the packaged model).
-    public static let inputWidth = 640
-    public static let inputHeight = 640
-    /// The file the install script writes (its name says the input size).
-    public static let fileName = "yolov8n-640x640.onnx"
+    /// The letterbox widths the install script writes networks for (`--input-size`); 640 is the packaged model's.
+    public static let inputWidths = [320, 480, 640]
+    public static let defaultInputWidth = 640
+
+    /// The network heights written for each width: 16:9, 4:3 and square letterboxes, each rounded up to the network's
+    /// stride of 32. A frame is letterboxed into the lowest that holds it, so a 16:9 frame at 640 wide runs a
+    /// 640 × 384 network, not 640 × 640 with 44 % of its input grey padding (see docs/figures/performance.md).
+    public static func inputHeights(width: Int) -> [Int] {
+        [width * 9 / 16, width * 3 / 4, width].map { ($0 + 31) / 32 * 32 }
+    }
+
+    /// The network input for frames of `frameWidth` × `frameHeight` letterboxed `width` wide: the lowest height of
+    /// ``inputHeights(width:)`` that holds the scaled frame; square when the frame's size is not known.
+    public static func inputSize(width: Int, frameWidth: Int?, frameHeight: Int?) -> (width: Int, height: Int) {
+        guard let frameWidth, let frameHeight, frameWidth > 0, frameHeight > 0 else { return (width, width) }
+        let scaledHeight = (width * frameHeight + frameWidth - 1) / frameWidth
+        return (width, inputHeights(width: width).first { $0 >= scaledHeight } ?? width)
+    }
+
+    /// The file the install script writes for a network input (its name says the size).
+    public static func fileName(width: Int, height: Int) -> String { "\(name)-\(width)x\(height).onnx" }
+
+    /// Every file the install script writes.
+    public static var fileNames: [String] {
+        inputWidths.flatMap { width in inputHeights(width: width).map { fileName(width: width, height: $0) } }
+    }
+
     /// What installs it, and under which licence, as the missing-model message says it.
     public static let installHint =
         "bash scripts/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)"
@@ -34,21 +56,28 @@ public enum YOLOModel {
         ModelFolders.given(environment: environment).map { [$0] } ?? ModelFolders.standard(environment: environment)
     }
 
-    /// The installed model's path: the first of ``searchFolders(environment:)`` that holds ``fileName``, or nil.
-    public static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        searchFolders(environment: environment).map { ($0 as NSString).appendingPathComponent(fileName) }
-            .first { FileManager.default.isReadableFile(atPath: $0) }
+    /// The installed network's path for an input of `width` × `height` (default: the packaged 640 × 640): the first
+    /// of ``searchFolders(environment:)`` that holds its file, or nil.
+    public static func installedPath(
+        width: Int = defaultInputWidth, height: Int = defaultInputWidth,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        searchFolders(environment: environment).map {
+            ($0 as NSString).appendingPathComponent(fileName(width: width, height: height))
+        }.first { FileManager.default.isReadableFile(atPath: $0) }
     }
 
     /// Whether a run can use `--detector yolov8n` now.
     public static var isInstalled: Bool { installedPath() != nil }
 
-    /// The installed model's path; throws ``DetectionError/modelNotInstalled(name:searched:install:)`` when there
-    /// is none.
+    /// The installed network's path for an input of `width` × `height`; throws
+    /// ``DetectionError/modelNotInstalled(name:searched:install:)`` when there is none (an install from before the
+    /// size was written is one too: running the script again adds it).
     public static func requireInstalled(
+        width: Int = defaultInputWidth, height: Int = defaultInputWidth,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> String {
-        guard let path = installedPath(environment: environment) else {
+        guard let path = installedPath(width: width, height: height, environment: environment) else {
             throw DetectionError.modelNotInstalled(
                 name: name, searched: searchFolders(environment: environment), install: installHint)
         }

@@ -1,6 +1,6 @@
 import StreamLensCore
 
-/// Everything a run can say about object detection (command line or pipeline file), with the defaults of issue 5.
+/// Everything a run can say about object detection (command line or pipeline file), with their defaults.
 public struct ObjectDetectionOptions: Sendable, Equatable {
     /// `--detector`.
     public var detector: DetectorSpec
@@ -10,8 +10,13 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
     public var confidenceThreshold = 0.5
     /// ONNX: overlap above which the weaker box of a class is suppressed.
     public var nmsThreshold = 0.45
-    /// ONNX: network input size (square), the size the model was exported with (`yolov8n`: its own, 640).
+    /// ONNX: network input size (square), the size the model was exported with; `yolov8n`: the letterbox width
+    /// (``YOLOModel/inputWidths``), its height following the frames' aspect.
     public var inputSize = 640
+    /// The source frames' size when it is known before the first frame (the command line knows it, an element does
+    /// not): `yolov8n` picks the network whose letterbox fits their aspect.
+    public var frameWidth: Int?
+    public var frameHeight: Int?
     /// ONNX: one class name per line (default: the 80 COCO names).
     public var classNamesPath: String?
     /// ONNX: the output layout (auto-detected by default).
@@ -59,12 +64,17 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
         return allowedClasses
     }
 
+    /// The network input `yolov8n` runs for these options.
+    public var yolov8nInput: (width: Int, height: Int) {
+        YOLOModel.inputSize(width: inputSize, frameWidth: frameWidth, frameHeight: frameHeight)
+    }
+
     /// The analysis width in force.
     public var effectiveAnalysisWidth: Int {
         if let analysisWidth { return analysisWidth }
         switch detector {
         case .onnx: return inputSize
-        case .yolov8n: return YOLOModel.inputWidth
+        case .yolov8n: return inputSize
         case .hog, .cascade: return 640
         }
     }

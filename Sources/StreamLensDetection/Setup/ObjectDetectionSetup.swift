@@ -77,6 +77,13 @@ public enum ObjectDetectionSetup {
         _ = try reportedClasses(options).ids(for: options.allowedClasses + options.deniedClasses)
     }
 
+    /// Throws ``DetectionError/invalidOption(_:)`` when `yolov8n` is asked for an input width it has no network for.
+    public static func checkInputSize(_ options: ObjectDetectionOptions) throws {
+        guard case .yolov8n = options.detector, !YOLOModel.inputWidths.contains(options.inputSize) else { return }
+        let widths = YOLOModel.inputWidths.map(String.init).joined(separator: ", ")
+        throw DetectionError.invalidOption("yolov8n runs at an input size of \(widths), not \(options.inputSize)")
+    }
+
     /// The classes the detector reports, in id order: HOG and each cascade report one (id 0), a model those of its
     /// class-names file (COCO's 80 by default). A class filter naming anything else would drop every detection,
     /// silently, so it is refused.
@@ -121,10 +128,12 @@ public enum ObjectDetectionSetup {
         case .yolov8n:
             // Said before the run starts, even when the model would load on the first frame: without it the run
             // could only fail on every analysis.
-            let path = try YOLOModel.requireInstalled()
+            try checkInputSize(options)
+            let input = options.yolov8nInput
+            let path = try YOLOModel.requireInstalled(width: input.width, height: input.height)
             var onnx = ONNXDetector.Options()
-            onnx.inputWidth = YOLOModel.inputWidth
-            onnx.inputHeight = YOLOModel.inputHeight
+            onnx.inputWidth = input.width
+            onnx.inputHeight = input.height
             onnx.confidenceThreshold = options.confidenceThreshold
             onnx.nmsThreshold = options.nmsThreshold
             onnx.layout = .v8

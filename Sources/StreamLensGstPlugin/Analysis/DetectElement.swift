@@ -30,6 +30,7 @@ final class DetectElement: AnalysisElement, @unchecked Sendable {
         options.allowedClasses = (string("classes") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         options.interval = seconds("interval")
+        if case .yolov8n = options.detector { options.inputSize = int("input-size") }
         do {
             let built = try ObjectDetectionSetup.make(options, loading: .now)
             return (built.stage, built.schedule)
