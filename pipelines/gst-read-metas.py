@@ -71,6 +71,9 @@ def regions_of(buffer):
         parameters = meta.get_param("detection")
         if parameters is not None:
             region.update(structure_fields(parameters))
+        tracked = meta.get_param("object_id")
+        if tracked is not None:
+            region["object_id"] = structure_fields(tracked).get("id")
         regions.append(region)
 
 

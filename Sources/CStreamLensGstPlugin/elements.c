@@ -44,7 +44,7 @@ STREAMLENS_DEFINE_FILTER (GstStreamLensDetect, gst_streamlens_detect, STREAMLENS
     "StreamLens object detection", "Filter/Analyzer/Video",
     "Detects and tracks objects (OpenCV HOG, cascades or ONNX YOLO) on its own thread and attaches them to buffers "
     "as GstVideoRegionOfInterestMeta (class as roi_type; confidence, track id and source in a \"detection\" "
-    "parameter structure)")
+    "parameter structure, the track id also in an \"object_id\" one, as DL Streamer)")
 
 STREAMLENS_DEFINE_FILTER (GstStreamLensSigns, gst_streamlens_signs, STREAMLENS_ELEMENT_SIGNS, "streamlenssigns",
     "StreamLens speed-limit signs", "Filter/Analyzer/Video",

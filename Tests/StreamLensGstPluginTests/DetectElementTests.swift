@@ -48,6 +48,13 @@ import Testing
             #expect(region["track_id"] is Int, "HOG detections are tracked: \(region)")
             let box = try #require(region["box"] as? [Int])
             #expect(box[2] > 10 && box[3] > 20 && box[0] + box[2] <= Self.width && box[1] + box[3] <= Self.height)
+            // DL Streamer's layout: the track in an object_id structure, the box in fractions of the frame.
+            #expect(region["object_id"] as? Int == region["track_id"] as? Int, "\(region)")
+            let fractions = [box[0], box[1], box[0] + box[2], box[1] + box[3]].enumerated().map { index, pixels in
+                Double(pixels) / Double(index % 2 == 0 ? Self.width : Self.height)
+            }
+            let written = ["x_min", "y_min", "x_max", "y_max"].compactMap { region[$0] as? Double }
+            #expect(written.count == 4 && zip(written, fractions).allSatisfy { abs($0 - $1) < 1e-9 }, "\(region)")
         }
         let analysis = try #require(recording.messages(named: "streamlens-analysis").first)
         #expect((analysis["completed"] as? Int).map { $0 >= 2 } == true)

@@ -7,13 +7,18 @@ import StreamLensCore
 ///
 /// Layout: `roi_type` is the class name (`person`, `speed_limit`…), `x`/`y`/`w`/`h` the box in frame pixels, and
 /// a parameter structure named ``parametersName`` holds `confidence` (double), `label_id` (int, the backend's class
-/// id or -1), `track_id` (int, when tracked), `source` (string, the stage that found it) and `text` (string, e.g.
-/// the speed read on a sign). Speed limits also carry `value` (int) and `unit` (string). Regions written by other
+/// id or -1), `x_min`/`y_min`/`x_max`/`y_max` (doubles, the box in fractions of the frame), `track_id` (int, when
+/// tracked), `source` (string, the stage that found it) and `text` (string, e.g. the speed read on a sign). Speed
+/// limits also carry `value` (int) and `unit` (string). A tracked region also has a structure ``objectIDName`` with
+/// its track id as `id`. Both follow DL Streamer's layout (its `detection` and `object_id` structures), so its
+/// elements and applications read StreamLens's boxes and tracks. Regions written by other
 /// elements need none of these: a missing confidence reads as 1, a missing source as the element-neutral
 /// ``unnamedSource``.
 public struct RegionOfInterest: Sendable, Equatable {
     /// Name of the parameter structure StreamLens writes and reads (the name DL Streamer uses for detections).
     public static let parametersName = "detection"
+    /// Name of the structure holding a tracked region's id (DL Streamer's, as `gvatrack` writes it).
+    public static let objectIDName = "object_id"
     /// Source of regions that do not name one.
     public static let unnamedSource = "roi"
 
@@ -68,11 +73,21 @@ extension BufferHandle {
             else { continue }
             meta.pointee.id = gint(nextID)
             nextID += 1
-            // The meta takes the structure.
+            // The meta takes the structures.
+            let bounds = [
+                StructureField("x_min", .double(Double(x0) / Double(width))),
+                StructureField("y_min", .double(Double(y0) / Double(height))),
+                StructureField("x_max", .double(Double(x1) / Double(width))),
+                StructureField("y_max", .double(Double(y1) / Double(height))),
+            ]
             gst_video_region_of_interest_meta_add_param(
                 meta,
-                (Self.parameters(of: detection, source: detections.source) + extraFields)
+                (Self.parameters(of: detection, source: detections.source) + bounds + extraFields)
                     .makeStructure(named: RegionOfInterest.parametersName))
+            if let trackID = detection.trackID {
+                gst_video_region_of_interest_meta_add_param(
+                    meta, [StructureField("id", .int(trackID))].makeStructure(named: RegionOfInterest.objectIDName))
+            }
         }
     }
 
