@@ -31,7 +31,7 @@ enum StageAssembly {
             if let interval = configuration.analysisInterval { options.interval = interval }
             OpenCVRuntime.configure(framesWaitForResults: configuration.syncAnalysis.isOn(policy: policy))
             let built: ObjectDetectionSetup.Built
-            do { built = try ObjectDetectionSetup.make(options, events: outputs.events, loading: .now) } catch {
+            do { built = try ObjectDetectionSetup.make(options, events: outputs.events, mot: outputs.mot, loading: .now) } catch {
                 let setIn = configuration.detectionSetIn
                 throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "detector", problem: "\(error)")
             }
