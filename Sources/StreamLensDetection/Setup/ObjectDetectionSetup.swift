@@ -96,10 +96,11 @@ public enum ObjectDetectionSetup {
     /// A function that creates the detector. Checks what can be checked without loading the model: option
     /// ranges, the cascade name, the class-names file, the class filter, and that a packaged model is installed.
     static func loader(for options: ObjectDetectionOptions) throws -> @Sendable () throws -> any ObjectDetector {
-        guard (0...1).contains(options.confidenceThreshold), (0...1).contains(options.nmsThreshold),
-            (0...1).contains(options.trackingFloor)
-        else {
-            throw DetectionError.invalidOption("confidence, NMS and tracking-floor thresholds must lie in 0…1")
+        guard (0...1).contains(options.trackingFloor) else {
+            throw DetectionError.invalidOption("tracking floor \(options.trackingFloor) is outside 0…1")
+        }
+        guard (0...1).contains(options.confidenceThreshold), (0...1).contains(options.nmsThreshold) else {
+            throw DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")
         }
         if let stride = options.everyNthFrame, stride < 1 {
             throw DetectionError.invalidOption("every-Nth-frame stride must be at least 1")
