@@ -53,7 +53,7 @@ extension OptionSchema {
         }
         lines += [
             "Batch: `--input`, `--report`, `--events` and `--subtitles` are named per file by `streamlens batch`; "
-                + "`--timeline`, `--html` and `--metrics-port` apply to one run only.",
+                + "`--timeline`, `--html`, `--metrics-port` and `--export` apply to one run only.",
             "",
         ]
         return lines.joined(separator: "\n")
