@@ -32,6 +32,7 @@ extension OptionSchema {
                 stallThreshold,
             ]),
             ("Run control", [shutdownGrace, watchdog, noStatistics, keepPartialOnInterrupt]),
+            ("Tracking", trackingOptions),
         ]
         precondition(groups.flatMap(\.1) == all, "every option is in one group, in the order of `all`")
         for (title, options) in groups {
@@ -52,7 +53,7 @@ extension OptionSchema {
         }
         lines += [
             "Batch: `--input`, `--report`, `--events` and `--subtitles` are named per file by `streamlens batch`; "
-                + "`--timeline`, `--html` and `--metrics-port` apply to one run only.",
+                + "`--timeline`, `--html`, `--metrics-port` and `--export` apply to one run only.",
             "",
         ]
         return lines.joined(separator: "\n")

@@ -78,6 +78,9 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong(O.subtitles.flag!), help: O.subtitles.argumentHelp())
     var subtitles: String?
 
+    @Option(name: .customLong(O.export.flag!), parsing: .upToNextOption, help: O.export.argumentHelp())
+    var export: [String] = []
+
     @Option(name: .customLong(O.metricsPort.flag!), parsing: .unconditional, help: O.metricsPort.argumentHelp())
     var metricsPort: Int?
 
@@ -123,7 +126,8 @@ struct RunOptions: ParsableArguments {
             value(O.encoderPreset, encoderPreset), flag(O.frameStamp, stamp), value(O.annotate, annotate),
             overlay.isEmpty ? nil : (O.overlay, overlay.flatMap { [O.overlay.cliName!, $0] }),
             value(O.report, report), value(O.timeline, timeline), value(O.html, html), value(O.events, events),
-            value(O.subtitles, subtitles), value(O.metricsPort, metricsPort), value(O.shutdownGrace, shutdownGrace),
+            value(O.subtitles, subtitles), export.isEmpty ? nil : (O.export, [O.export.cliName!] + export),
+            value(O.metricsPort, metricsPort), value(O.shutdownGrace, shutdownGrace),
             reconnect.map { (O.reconnect, [$0 ? "--reconnect" : "--no-reconnect"]) },
             value(O.reconnectMax, reconnectMax), value(O.stallTimeout, stallTimeout), value(O.watchdog, watchdog),
             flag(O.quiet, quiet), flag(O.noStatistics, noStatistics),
@@ -229,6 +233,21 @@ struct RunOptions: ParsableArguments {
         configuration.htmlPath = html ?? configuration.htmlPath
         configuration.eventsPath = events ?? configuration.eventsPath
         configuration.subtitlesPath = subtitles ?? configuration.subtitlesPath
+        if !export.isEmpty {
+            // `--export mot FILE`, repeatable for the formats there are.
+            let formats = stride(from: 0, to: export.count, by: 2).map { export[$0] }
+            guard export.count % 2 == 0, formats.allSatisfy({ $0 == "mot" }) else {
+                throw .invalidConfiguration(
+                    file: nil, key: "--export", problem: "give a format and a file: --export mot FILE (got '\(export.joined(separator: " "))')")
+            }
+            if let problem = O.motExport.problem(with: export[export.count - 1]) {
+                throw .invalidConfiguration(file: nil, key: "--export mot", problem: problem)
+            }
+            configuration.motPath = export[export.count - 1]
+        }
+        if configuration.motPath != nil && configuration.detection == nil {
+            throw .invalidConfiguration(file: nil, key: "--export mot", problem: "needs --detector (tracks come from the object detector)")
+        }
         if let metricsPort { configuration.metricsPort = metricsPort }
         if quiet { configuration.showProgress = false }
         if keepPartialOnInterrupt { configuration.interruptedRunKeepsPartial = true }

@@ -203,6 +203,38 @@ struct ObjectDetectionStageTests {
         #expect(result.items.map(\.box) == [box(0, 0, 40, 80)])
     }
 
+    @Test("Boxes between the tracking floor and the threshold only continue tracks; the MOT export has the tracks")
+    func lowConfidenceAndMOTExport() throws {
+        let detector = ScriptedDetector()
+        detector.answers = [
+            [person(100, 100, confidence: 0.9), person(400, 100, confidence: 0.3)],  // the low one starts nothing
+            [person(110, 100, confidence: 0.35), person(400, 100, confidence: 0.05)],  // below the floor: dropped
+            [person(120, 100, confidence: 0.8)],
+        ]
+        let directory = try TestEnvironment.temporaryDirectory("mot")
+        let motURL = directory.appendingPathComponent("tracks.txt")
+        var configuration = Self.configuration()
+        configuration.confidenceThreshold = 0.5
+        configuration.trackingFloor = 0.1
+        configuration.tracker.smoothing = 1
+        configuration.mot = try MOTWriter(path: motURL.path)
+        let stage = try ObjectDetectionStage(detector: detector, configuration: configuration, clock: ManualClock())
+        var shown: [[Int?]] = []
+        for step in 0..<3 {
+            let result = try TestFrames.withFrame(Self.image, pts: .milliseconds(300 * step), frameIndex: 3 * step) {
+                try stage.analyze($0)
+            }
+            shown.append(result.items.map(\.trackID))
+        }
+        configuration.mot?.close()
+        #expect(shown == [[1], [1], [1]])
+        #expect(stage.report.tracksStarted == 1)
+        // Frames 1-based from the stream position (analysed frames 0, 3, 6); the boxes as drawn; the low box's own
+        // score where it continued the track.
+        let text = try String(contentsOf: motURL, encoding: .utf8)
+        #expect(text == "1,1,100,100,40,80,0.9,-1,-1,-1\n4,1,110,100,40,80,0.35,-1,-1,-1\n7,1,120,100,40,80,0.8,-1,-1,-1\n")
+    }
+
     @Test("Stage options are checked at construction")
     func invalidOptions() {
         var configuration = Self.configuration()

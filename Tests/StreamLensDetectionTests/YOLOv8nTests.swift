@@ -136,6 +136,8 @@ struct YOLOv8nTests {
         let reference = try Reference.load()
         var options = ObjectDetectionOptions(detector: .yolov8n)
         options.confidenceThreshold = reference.confidence
+        // The detector hands the tracker boxes down to the tracking floor; the reference stops at its threshold.
+        options.trackingFloor = reference.confidence
         options.nmsThreshold = reference.nms
         options.allowedClasses = ClassNames.coco.names  // the reference keeps every class
         let detector = try ObjectDetectionSetup.loader(for: options)()

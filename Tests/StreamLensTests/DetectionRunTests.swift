@@ -46,6 +46,37 @@ import Testing
         #expect(try await decode(output).frames.count == 795)
     }
 
+    /// `--export mot FILE`: MOTChallenge lines for the confirmed tracks of each analysed frame, frames counted from 1
+    /// in the stream (analysed once a second at 10 fps: frames 1, 11, 21…), the same ids as the events, the file
+    /// under its name once the run ends.
+    @Test func motExportWritesTheTracksOfEveryAnalysedFrame() async throws {
+        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/fetch-media.sh")
+        let folder = try makeTemporaryFolder()
+        let mot = folder.appendingPathComponent("tracks.txt")
+        let events = folder.appendingPathComponent("events.jsonl")
+        let result = try await runTool([
+            "run", "--input", Self.pedestrians.path, "--output", "null", "--detector", "hog", "--analysis-interval",
+            "1", "--export", "mot", mot.path, "--events", events.path, "--quiet",
+        ], timeout: .seconds(300))
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: mot.path + ".partial"))
+        let lines = try String(contentsOf: mot, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count > 50, "\(lines.count) lines over 80 analysed frames")
+        var ids = Set<Int>()
+        for line in lines {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            try #require(fields.count == 10, "\(line)")
+            let frame = try #require(Int(fields[0]))
+            #expect(frame % 10 == 1 && frame <= 795, "\(line)")
+            ids.insert(try #require(Int(fields[1])))
+            let numbers = fields[2...6].compactMap(Double.init)
+            #expect(numbers.count == 5 && numbers[2] > 0 && numbers[3] > 0 && numbers[4] >= 0.5, "\(line)")
+            #expect(Array(fields[7...]) == ["-1", "-1", "-1"], "\(line)")
+        }
+        let eventIDs = Set(try Self.jsonLines(events).compactMap { $0["track_id"] as? Int })
+        #expect(ids.isSubset(of: eventIDs) && ids.count >= 10, "ids \(ids.sorted()), events \(eventIDs.sorted())")
+    }
+
     /// A live 720p240 source with HOG on every frame: more work than two cores can do in real time. The video must
     /// not pay for it: every decoded frame is output, nothing is dropped, and the frames HOG could not look at are
     /// counted as analysis skips. How many are skipped depends on the machine's speed (HOG's grew from 30 to about 50
@@ -80,6 +111,8 @@ import Testing
         (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),
         (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is out of range; allowed 32…4096"),
         (["--detector", "hog", "--input-size", "320"], 2, "'--input-size': applies to an ONNX model only"),
+        (["--detector", "hog", "--export", "coco", "x.json"], 2, "give a format and a file: --export mot FILE"),
+        (["--export", "mot", "tracks.txt"], 2, "needs --detector"),
     ])
     func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {
         let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3"] + arguments)

@@ -12,6 +12,12 @@ let usage = """
       us-locator-cost              the US locator's cost per frame beside the red-ring locator's
       detection-bench [FRAMES]     inference time per frame of each detection backend on vtest.avi (default 40)
       yolo-sizes [FRAMES]          yolov8n at --input-size 320, 480, 640 against the full model (default 50)
+      detect-mot VIDEO W H FPS EVERY hog|yolov8n FLOOR OUT
+                                   the detector's boxes (down to FLOOR) on every EVERY-th frame of VIDEO decoded at
+                                   W × H and FPS, as MOTChallenge detections (class id in column 8)
+      track-mot DETECTIONS OUT FPS [CONFIDENCE [FLOOR]]
+                                   the tracker replayed over MOTChallenge detections (default 0.5 and 0.1): tracks
+                                   in MOTChallenge text (scripts/eval-tracking.sh)
     Each command's environment variables are listed in its source (Tools/streamlens-diagnostics/).
     """
 
@@ -38,6 +44,19 @@ do {
         try DetectionBenchmark.run(frames: arguments.first.flatMap(Int.init) ?? 40)
     case "yolo-sizes":
         try YOLOInputSizes.run(frames: arguments.first.flatMap(Int.init) ?? 50)
+    case "detect-mot":
+        guard arguments.count == 8, let width = Int(arguments[1]), let height = Int(arguments[2]),
+            let fps = Int(arguments[3]), let every = Int(arguments[4]), let floor = Double(arguments[6])
+        else { throw UsageError() }
+        try TrackingReplay.detect(
+            video: arguments[0], width: width, height: height, framesPerSecond: fps, every: every,
+            detector: arguments[5], floor: floor, output: arguments[7])
+    case "track-mot":
+        guard (3...5).contains(arguments.count), let fps = Double(arguments[2]) else { throw UsageError() }
+        try TrackingReplay.track(
+            detections: arguments[0], output: arguments[1], framesPerSecond: fps,
+            confidence: arguments.count > 3 ? Double(arguments[3]) ?? 0.5 : 0.5,
+            floor: arguments.count > 4 ? Double(arguments[4]) ?? 0.1 : 0.1)
     case "-h", "--help", "help":
         print(usage)
     default:

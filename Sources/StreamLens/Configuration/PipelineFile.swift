@@ -89,6 +89,7 @@ public enum PipelineFile {
             configuration.htmlPath = try report.string(O.html)
             configuration.eventsPath = try report.string(O.events)
             configuration.subtitlesPath = try report.string(O.subtitles)
+            configuration.motPath = try report.string(O.motExport)
             configuration.showProgress = try report.bool(O.progress) ?? configuration.showProgress
             configuration.metricsPort = try report.int(O.metricsPort)
         }
@@ -206,6 +207,9 @@ enum StageOptions {
         options.maxConcurrent = try section.int(O.maxConcurrent) ?? options.maxConcurrent
         options.maxAge = try section.duration(O.maxAge) ?? options.maxAge
         options.maxMissedAnalyses = try section.int(O.maxMissed) ?? options.maxMissedAnalyses
+        options.trackingFloor = try section.double(O.trackingFloor) ?? options.trackingFloor
+        options.reidentificationWindow = try section.duration(O.reidWindow) ?? options.reidentificationWindow
+        options.confirmationHits = try section.int(O.confirmHits) ?? options.confirmationHits
         options.smoothing = try section.double(O.smoothing) ?? options.smoothing
         options.primarySubject = try section.bool(O.primarySubject) ?? options.primarySubject
         options.analysisWidth = try section.int(O.analysisWidth)

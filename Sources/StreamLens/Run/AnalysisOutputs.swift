@@ -1,22 +1,28 @@
 import StreamLensCore
+import StreamLensDetection
 import StreamLensSigns
 
 /// The files analysis stages write while a run goes: the JSON-lines event log (`--events`) shared by every stage,
-/// and the WebVTT subtitles of speed-limit events (`--subtitles`). Opened before the run as `NAME.partial`, closed
+/// the WebVTT subtitles of speed-limit events (`--subtitles`) and the detector's tracks in MOTChallenge text
+/// (`--export mot`). Opened before the run as `NAME.partial`, closed
 /// after it (also after an interrupt or an error), so every event emitted is on disk, and renamed only when the run
 /// finished or was interrupted: a file under its final name is always a whole one, and a failed run never replaces
 /// a good file.
 final class AnalysisOutputs {
     let events: EventLog
     let subtitles: WebVTTWriter?
+    let mot: MOTWriter?
     private let eventsFile: PartialFile?
     private let subtitlesFile: PartialFile?
+    private let motFile: PartialFile?
 
     init(configuration: RunConfiguration) throws(RunError) {
         let eventsFile = configuration.eventsPath.map(PartialFile.init(path:))
         let subtitlesFile = configuration.subtitlesPath.map(PartialFile.init(path:))
+        let motFile = configuration.motPath.map(PartialFile.init(path:))
         self.eventsFile = eventsFile
         self.subtitlesFile = subtitlesFile
+        self.motFile = motFile
         do { events = try EventLog(path: eventsFile?.partialPath) } catch {
             throw .cannotWrite(path: configuration.eventsPath ?? "", reason: Self.reason(error))
         }
@@ -29,6 +35,17 @@ final class AnalysisOutputs {
         } else {
             subtitles = nil
         }
+        if let motFile, let path = configuration.motPath {
+            do { mot = try MOTWriter(path: motFile.partialPath) } catch {
+                events.close()
+                eventsFile?.discard()
+                subtitles?.close()
+                subtitlesFile?.discard()
+                throw .cannotWrite(path: path, reason: Self.reason(error))
+            }
+        } else {
+            mot = nil
+        }
     }
 
     /// What to say when a file could not be created: the system's reason ("No space left on device") and what to
@@ -37,6 +54,7 @@ final class AnalysisOutputs {
         let cause: String? = switch error {
         case EventLogError.cannotOpen(_, let reason): reason
         case SignsError.cannotOpenSubtitles(_, let reason): reason
+        case MOTWriterError.cannotOpen(_, let reason): reason
         default: nil
         }
         return (cause.map { "\($0); " } ?? "") + "check that the folder exists, is writable and has room"
@@ -47,6 +65,7 @@ final class AnalysisOutputs {
         var written: [(file: PartialFile, what: String, failure: String?)] = []
         if let eventsFile { written.append((eventsFile, "events", events.writeFailure)) }
         if let subtitlesFile { written.append((subtitlesFile, "subtitles", subtitles?.writeFailure)) }
+        if let motFile { written.append((motFile, "tracks", mot?.writeFailure)) }
         return written
     }
 
@@ -70,6 +89,7 @@ final class AnalysisOutputs {
     func close(after ending: RunEnding) -> [String] {
         events.close()
         subtitles?.close()
+        mot?.close()
         return written.compactMap { $0.file.settle(after: ending, what: $0.what, writeFailure: $0.failure) }
     }
 }

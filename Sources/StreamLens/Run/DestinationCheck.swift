@@ -72,7 +72,7 @@ enum DestinationCheck {
     /// same name is not StreamLens's, though it has the same extension
     /// (OutputSafetyTests.aUsersOwnFileOfTheSameKindIsNotReplaced).
     enum SideFileKind: CustomStringConvertible {
-        case jsonReport, timeline, htmlPage, eventLines, subtitles
+        case jsonReport, timeline, htmlPage, eventLines, subtitles, motTracks
 
         var description: String {
             switch self {
@@ -81,6 +81,7 @@ enum DestinationCheck {
             case .htmlPage: "a StreamLens report page (HTML)"
             case .eventLines: "a StreamLens events file (JSON lines)"
             case .subtitles: "StreamLens speed-limit subtitles (WebVTT)"
+            case .motTracks: "StreamLens tracks (MOTChallenge text)"
             }
         }
 
@@ -110,6 +111,11 @@ enum DestinationCheck {
                 return text.prefix(4096).contains("<title>StreamLens report")
             case .subtitles:
                 return Self.holdsOnlySpeedLimitCues(trimmed)
+            case .motTracks:
+                // Its first line is a track line as ``MOTWriter`` writes it: ten numbers ending in -1,-1,-1.
+                let fields = trimmed.prefix { !$0.isNewline }.split(separator: ",")
+                return fields.count == 10 && fields.suffix(3).allSatisfy { $0 == "-1" }
+                    && fields.prefix(7).allSatisfy { Double($0) != nil }
             }
         }
 
@@ -168,7 +174,7 @@ enum DestinationCheck {
         let reports: [(String, String?, SideFileKind)] = [
             ("--report", configuration.reportPath, .jsonReport), ("--timeline", configuration.timelinePath, .timeline),
             ("--html", configuration.htmlPath, .htmlPage), ("--events", configuration.eventsPath, .eventLines),
-            ("--subtitles", configuration.subtitlesPath, .subtitles),
+            ("--subtitles", configuration.subtitlesPath, .subtitles), ("--export mot", configuration.motPath, .motTracks),
         ]
         for case (let option, let path?, let kind) in reports {
             files.append(WrittenFile(option: option, path: path, kind: kind))

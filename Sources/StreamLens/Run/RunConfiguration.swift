@@ -66,6 +66,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Events (JSON lines) and subtitles (WebVTT).
     public var eventsPath: String?
     public var subtitlesPath: String?
+    /// Tracks in MOTChallenge text (`--export mot FILE`).
+    public var motPath: String?
     /// Serve Prometheus metrics on this port while running (loopback only).
     public var metricsPort: Int?
     /// Record statistics (the report, progress, metrics); off only to measure what recording costs.
@@ -79,7 +81,8 @@ public struct RunConfiguration: Sendable, Equatable {
 
     /// The names of every file the run writes.
     var finalPaths: [String] {
-        [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath].compactMap { $0 }
+        [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath, motPath]
+            .compactMap { $0 }
     }
 
     /// Whether a run that ended without an error gives its files their names: always, except an interrupted one that

@@ -38,6 +38,12 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
     public var maxAge: Duration = .seconds(30)
     /// Analysed frames a track may be missed (occlusion) before it ends.
     public var maxMissedAnalyses = 5
+    /// Detections from this confidence up to the threshold only continue tracks (the tracker's second round).
+    public var trackingFloor = 0.1
+    /// Stream time a lost track keeps its id.
+    public var reidentificationWindow: Duration = .seconds(3)
+    /// Sightings in a row before a track gets an id and is shown.
+    public var confirmationHits = 2
     /// EMA weight of the newest box (1: none); nil: 0.35 where the newest result is drawn (live), none where each
     /// analysed frame is drawn with its own result (``ObjectDetectionStage/resultsWillBeAwaited()``).
     public var smoothing: Double?
@@ -68,6 +74,11 @@ public struct ObjectDetectionOptions: Sendable, Equatable {
     public var yolov8nInput: (width: Int, height: Int) {
         YOLOModel.inputSize(width: inputSize, frameWidth: frameWidth, frameHeight: frameHeight)
     }
+
+    /// The score down to which a model hands boxes to the stage: the tracking floor when it is below the confidence
+    /// threshold (those boxes only continue tracks). A lower score threshold before NMS keeps the same confident
+    /// boxes: a box is suppressed only by a more confident one.
+    public var detectorThreshold: Double { min(confidenceThreshold, trackingFloor) }
 
     /// The analysis width in force.
     public var effectiveAnalysisWidth: Int {

@@ -5,7 +5,7 @@ import StreamLensCore
 public enum ObjectDetectionSetup {
     /// When the detector (the model) is loaded.
     public enum Loading: Sendable, Equatable {
-        /// In ``make(_:events:clock:loading:)``: a missing or broken model stops the run before it starts, with
+        /// In ``make(_:events:mot:clock:loading:)``: a missing or broken model stops the run before it starts, with
         /// one error naming the file.
         case now
         /// On the first analysed frame, on the analysis thread: a missing or broken model never stops the video;
@@ -21,8 +21,8 @@ public enum ObjectDetectionSetup {
 
     /// Checks every option (class-names file and cascade name included) and builds the stage and schedule.
     public static func make(
-        _ options: ObjectDetectionOptions, events: EventLog? = nil, clock: any MonotonicClock = SystemClock(),
-        loading: Loading = .onFirstFrame
+        _ options: ObjectDetectionOptions, events: EventLog? = nil, mot: MOTWriter? = nil,
+        clock: any MonotonicClock = SystemClock(), loading: Loading = .onFirstFrame
     ) throws -> Built {
         // The stage filters by the names detections carry: class ids in the filter become those names.
         var options = options
@@ -39,6 +39,9 @@ public enum ObjectDetectionSetup {
         stageConfiguration.tracker.maxConcurrent = options.maxConcurrent
         stageConfiguration.tracker.maxAge = options.maxAge
         stageConfiguration.tracker.maxMissedAnalyses = options.maxMissedAnalyses
+        stageConfiguration.tracker.reidentificationWindow = options.reidentificationWindow
+        stageConfiguration.tracker.confirmationHits = options.confirmationHits
+        stageConfiguration.trackingFloor = options.trackingFloor
         // Set: everywhere. Not set: the tracker's 0.35 hides a detector's jitter while results age (live), and the
         // stage's "none" keeps an awaited result's box where it was found.
         if let smoothing = options.smoothing {
@@ -48,6 +51,7 @@ public enum ObjectDetectionSetup {
         stageConfiguration.tracker.primarySubjectOnly = options.primarySubject
         stageConfiguration.breaker = options.breaker
         stageConfiguration.emitDetectionEvents = options.detectionEvents
+        stageConfiguration.mot = mot
 
         var scheduleConfiguration = AdaptiveBudgetSchedule.Configuration()
         scheduleConfiguration.base = options.everyNthFrame.map { .everyNthFrame($0) } ?? .interval(options.interval)
@@ -99,6 +103,9 @@ public enum ObjectDetectionSetup {
     /// A function that creates the detector. Checks what can be checked without loading the model: option
     /// ranges, the cascade name, the class-names file, the class filter, and that a packaged model is installed.
     static func loader(for options: ObjectDetectionOptions) throws -> @Sendable () throws -> any ObjectDetector {
+        guard (0...1).contains(options.trackingFloor) else {
+            throw DetectionError.invalidOption("tracking floor \(options.trackingFloor) is outside 0…1")
+        }
         guard (0...1).contains(options.confidenceThreshold), (0...1).contains(options.nmsThreshold) else {
             throw DetectionError.invalidOption("confidence and NMS thresholds must lie in 0…1")
         }
@@ -117,7 +124,7 @@ public enum ObjectDetectionSetup {
             var onnx = ONNXDetector.Options()
             onnx.inputWidth = options.inputSize
             onnx.inputHeight = options.inputSize
-            onnx.confidenceThreshold = options.confidenceThreshold
+            onnx.confidenceThreshold = options.detectorThreshold
             onnx.nmsThreshold = options.nmsThreshold
             onnx.layout = options.layout
             onnx.classNamesPath = options.classNamesPath
@@ -134,7 +141,7 @@ public enum ObjectDetectionSetup {
             var onnx = ONNXDetector.Options()
             onnx.inputWidth = input.width
             onnx.inputHeight = input.height
-            onnx.confidenceThreshold = options.confidenceThreshold
+            onnx.confidenceThreshold = options.detectorThreshold
             onnx.nmsThreshold = options.nmsThreshold
             onnx.layout = .v8
             onnx.allowedClasses = options.effectiveAllowedClasses

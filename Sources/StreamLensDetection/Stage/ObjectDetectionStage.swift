@@ -3,6 +3,10 @@ import Synchronization
 
 /// The object-detection analysis stage: detector → threshold and class filter → tracker → ``Detections``.
 ///
+/// - Detections at or above the confidence threshold start and continue tracks; those between
+///   ``Configuration/trackingFloor`` and the threshold are handed to the tracker's second round, where they only
+///   continue tracks (``ByteTracker``). Only tracks are reported, so no box below the threshold is shown on its own.
+///
 /// - The detector is created lazily on the analysis thread by the loader given at init, so a model that fails
 ///   to load does not stop the run: the stage throws the load error for that frame (the runner counts it through
 ///   ``FramePathObserver/analysisFailed(stage:pts:error:)``), and the ``CircuitBreaker`` decides when to retry.
@@ -24,8 +28,12 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         public var preferredAnalysisWidth: Int? = 640
         /// The analysis copy's colours (``ObjectDetectionOptions/analysisColours``: the backend's need).
         public var analysisColours: AnalysisColours = .source
-        /// Detections below this confidence are dropped (ONNX models also apply it before NMS).
+        /// Detections below this confidence start no track (ONNX models apply the lower of it and
+        /// ``trackingFloor`` before NMS).
         public var confidenceThreshold: Double = 0.5
+        /// Detections from this confidence up to ``confidenceThreshold`` only continue tracks; below it they are
+        /// dropped. At or above the threshold: no second round.
+        public var trackingFloor: Double = 0.1
         /// Class names to keep (empty: all) and to drop.
         public var allowedClasses: Set<String> = []
         public var deniedClasses: Set<String> = []
@@ -37,6 +45,8 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         public var breaker = CircuitBreaker.Configuration()
         /// Write a `detection` event per reported object per analysed frame (track events are always written).
         public var emitDetectionEvents = true
+        /// Where tracks go in MOTChallenge text (`--export mot FILE`), if anywhere.
+        public var mot: MOTWriter?
 
         public init() {}
     }
@@ -63,7 +73,7 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
     private let clock: any MonotonicClock
     private let events: EventLog?
     /// Replaced only by ``resultsWillBeAwaited()``, before the first frame.
-    private var tracker: IoUTracker
+    private var tracker: ByteTracker
     private let counters = Mutex(Counters())
     /// Confined to the analysis thread.
     private var detector: (any ObjectDetector)?
@@ -80,6 +90,9 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         guard (0...1).contains(configuration.confidenceThreshold) else {
             throw DetectionError.invalidOption("confidence threshold \(configuration.confidenceThreshold) outside 0…1")
         }
+        guard (0...1).contains(configuration.trackingFloor) else {
+            throw DetectionError.invalidOption("tracking floor \(configuration.trackingFloor) outside 0…1")
+        }
         if let width = configuration.preferredAnalysisWidth, width < 16 {
             throw DetectionError.invalidOption("analysis width \(width) is too small")
         }
@@ -90,7 +103,7 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         self.events = events
         self.loadDetector = loadDetector
         self.breaker = CircuitBreaker(configuration: configuration.breaker, clock: clock)
-        self.tracker = IoUTracker(configuration: configuration.tracker)
+        self.tracker = ByteTracker(configuration: configuration.tracker)
     }
 
     /// A stage around a detector that already exists.
@@ -128,9 +141,23 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         let latency = clock.now() - started
         inferenceLatency.record(latency)
         breaker.recordSuccess(duration: latency)
-        let kept = found.filter(isWanted)
+        var confident: [Detection] = []
+        var low: [Detection] = []
+        for detection in found where isWantedClass(detection) {
+            if detection.confidence >= configuration.confidenceThreshold {
+                confident.append(detection)
+            } else if detection.confidence >= configuration.trackingFloor {
+                low.append(detection)
+            }
+        }
         counters.withLock { $0.analysedFrames += 1 }
-        return publish(tracker.update(kept, at: frame.pts), pts: frame.pts)
+        let update = tracker.update(confident, lowConfidence: low, at: frame.pts)
+        if let mot = configuration.mot {
+            // The tracks this frame saw (not the held ones), as drawn.
+            let seen = Set(update.observed.compactMap(\.trackID))
+            mot.write(frame: frame.frameIndex + 1, detections: update.visible.filter { $0.trackID.map(seen.contains) == true })
+        }
+        return publish(update, pts: frame.pts)
     }
 
     /// Slow detector calls no longer trip the circuit breaker (failures still do), and boxes take
@@ -139,7 +166,7 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         breaker.ignoreTimeouts()
         var awaited = configuration.tracker
         awaited.smoothing = configuration.smoothingWhenAwaited
-        tracker = IoUTracker(configuration: awaited)
+        tracker = ByteTracker(configuration: awaited)
     }
 
     public func finish(at pts: Duration) {
@@ -162,14 +189,13 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
             inferenceP95: inferenceLatency.quantile(0.95), lastError: snapshot.lastError)
     }
 
-    private func isWanted(_ detection: Detection) -> Bool {
-        detection.confidence >= configuration.confidenceThreshold
-            && (configuration.allowedClasses.isEmpty || configuration.allowedClasses.contains(detection.className))
+    private func isWantedClass(_ detection: Detection) -> Bool {
+        (configuration.allowedClasses.isEmpty || configuration.allowedClasses.contains(detection.className))
             && !configuration.deniedClasses.contains(detection.className)
     }
 
     /// Writes the events of one update and wraps its visible tracks as this stage's ``Detections``.
-    private func publish(_ update: IoUTracker.Update, pts: Duration) -> Detections {
+    private func publish(_ update: ByteTracker.Update, pts: Duration) -> Detections {
         if let events, configuration.emitDetectionEvents {
             let shownIDs = Set(update.visible.compactMap(\.trackID))
             for detection in update.observed where detection.trackID.map(shownIDs.contains) == true {

@@ -24,11 +24,12 @@ public struct FinishedTrack: Sendable, Equatable {
 
     /// Why a track ended.
     public enum EndReason: String, Sendable, Equatable {
-        /// Missed by more analyses than ``TrackerConfiguration/maxMissedAnalyses``.
+        /// Missed by more analyses than ``TrackerConfiguration/maxMissedAnalyses``, or unseen for longer than
+        /// ``TrackerConfiguration/reidentificationWindow``.
         case lost
         /// Not seen for longer than ``TrackerConfiguration/maxAge``.
         case expired
-        /// The stream ended (``IoUTracker/finishAll(at:)``).
+        /// The stream ended (``ByteTracker/finishAll(at:)``).
         case streamEnded = "stream_ended"
     }
 }
