@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensTestMedia
 import StreamLensCore
 import StreamLensDetection
 
@@ -28,7 +29,7 @@ enum TrackingReplay {
             options.allowedClasses = YOLOModel.roadClasses
             detector = try ONNXDetector(modelPath: path, options: options)
         default:
-            throw ToolError("detect-mot: detector \(name) is not hog or yolov8n")
+            throw MediaError("detect-mot: detector \(name) is not hog or yolov8n")
         }
         let decoded = try DecodedVideo(
             url: URL(fileURLWithPath: video), width: width, height: height, framesPerSecond: framesPerSecond,
@@ -58,7 +59,7 @@ enum TrackingReplay {
             let fields = line.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard fields.count >= 7, let frame = fields[0], let x = fields[2], let y = fields[3], let w = fields[4],
                 let h = fields[5], let score = fields[6]
-            else { throw ToolError("track-mot: \(detections): not a MOTChallenge line: \(line)") }
+            else { throw MediaError("track-mot: \(detections): not a MOTChallenge line: \(line)") }
             let classID = fields.count >= 8 ? Int(fields[7] ?? -1) : -1
             frames[Int(frame), default: []].append(Detection(
                 box: BoundingBox(x: x, y: y, width: w, height: h), className: "class\(classID)", classID: classID,
