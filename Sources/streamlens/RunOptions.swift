@@ -105,6 +105,8 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .customLong(O.keepPartialOnInterrupt.flag!), help: O.keepPartialOnInterrupt.argumentHelp(visibility: .hidden))
     var keepPartialOnInterrupt = false
 
+    @OptionGroup var telemetry: TelemetryRunOptions
+
     /// Every option given, as `run` arguments (`--pool-size 3`, `--stamp`, `--no-reconnect`), in the schema's terms:
     /// what batch passes on to every file and what it refuses comes from each option's ``OptionSpec/batch``.
     var given: [(option: OptionSpec, arguments: [String])] {
@@ -129,7 +131,7 @@ struct RunOptions: ParsableArguments {
             flag(O.quiet, quiet), flag(O.noStatistics, noStatistics),
             flag(O.keepPartialOnInterrupt, keepPartialOnInterrupt),
         ]
-        return all.compactMap { $0 }
+        return all.compactMap { $0 } + telemetry.given
     }
 
     /// The pipeline file (or the built-in demo), then flags on top.
@@ -233,6 +235,7 @@ struct RunOptions: ParsableArguments {
         if let reconnectMax { configuration.reconnectMaxAttempts = reconnectMax }
         if let stallTimeout { configuration.stallTimeout = Self.duration(stallTimeout) }
         if let watchdog { configuration.watchdog = watchdog == 0 ? nil : Self.duration(watchdog) }
+        try telemetry.apply(to: &configuration)
         if noStatistics {
             guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,
                 configuration.metricsPort == nil

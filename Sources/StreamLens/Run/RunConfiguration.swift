@@ -66,6 +66,8 @@ public struct RunConfiguration: Sendable, Equatable {
     /// Events (JSON lines) and subtitles (WebVTT).
     public var eventsPath: String?
     public var subtitlesPath: String?
+    /// GPS telemetry: its source, its offset, the map exports (docs/guides/gps.md).
+    public var telemetry = TelemetrySettings()
     /// Serve Prometheus metrics on this port while running (loopback only).
     public var metricsPort: Int?
     /// Record statistics (the report, progress, metrics); off only to measure what recording costs.

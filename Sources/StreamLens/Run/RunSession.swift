@@ -160,8 +160,9 @@ public final class RunSession {
         // Files that grow with the run and could not be written to its end (a full disk) fail it: their last rows are
         // flushed now, and they keep their .partial names.
         timeline?.close()
-        outputs.finishSubtitles(
-            streamEnd: recorder.lastFramePTS.map { $0 + (outcome.format?.frameDuration ?? .zero) })
+        let streamEnd = recorder.lastFramePTS.map { $0 + (outcome.format?.frameDuration ?? .zero) }
+        outputs.finishSubtitles(streamEnd: streamEnd)
+        outputs.finishTelemetry(streamEnd: streamEnd)
         var incomplete = outputs.writeFailures
         if let path = configuration.timelinePath, let reason = timeline?.writeFailure {
             incomplete.insert((path, reason), at: 0)

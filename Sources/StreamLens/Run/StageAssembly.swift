@@ -94,7 +94,8 @@ extension StageAssembly {
             stage = try SpeedLimitSetup.make(
                 region: options.region, minimumConfidence: options.minimumConfidence, expiry: options.expiry,
                 events: outputs.events, subtitles: outputs.subtitles,
-                textLineModel: TextLineModel(option: options.textLineModel))
+                textLineModel: TextLineModel(option: options.textLineModel),
+                locate: outputs.telemetry?.locator)
         } catch .unknownRegion {
             throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
         } catch {
