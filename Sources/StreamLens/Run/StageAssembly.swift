@@ -69,7 +69,8 @@ enum StageAssembly {
                 let badgeStyle: SpeedLimitBadgeAnnotator.Style =
                     configuration.speedLimits?.region == "us" ? .unitedStatesPlate : .europeanRound
                 if let stage = try annotations.makeStage(
-                    matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold, badgeStyle: badgeStyle)
+                    matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold, badgeStyle: badgeStyle,
+                    speed: outputs.telemetry?.speedReadout(unit: badgeStyle == .unitedStatesPlate ? "mph" : "km/h"))
                 {
                     compositors.append(stage)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensCompositing
 import StreamLensCore
 import StreamLensSigns
 import StreamLensTelemetry
@@ -89,6 +90,15 @@ final class RunTelemetry: Sendable {
     var locator: SpeedLimitStage.Locator {
         let timeline = timeline
         return { time in timeline.sample(at: time).map { GeoPosition(latitude: $0.latitude, longitude: $0.longitude) } }
+    }
+
+    /// The speed beside the limit badge, red over the same tolerance as `speeding` events.
+    func speedReadout(unit: String) -> SpeedReadoutAnnotator.Source {
+        let timeline = timeline
+        let rule = SpeedingFinder.Rule()
+        return SpeedReadoutAnnotator.Source(
+            unit: unit, speed: { pts in timeline.sample(at: pts.seconds)?.speed },
+            tolerance: { limit in rule.tolerance(limit: limit, unit: unit) })
     }
 
     /// ``heard(_:)`` for the event log.
