@@ -26,6 +26,7 @@ public enum TrackLoader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .cannotRead(path: path, reason: "no such file")
         }
+        guard MP4File.isRegularFile(path) else { throw .cannotRead(path: path, reason: "it is not a regular file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotRead(path: path, reason: "it cannot be opened")
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @testable import StreamLensTelemetry
@@ -128,6 +131,19 @@ struct TextReaderTests {
         #expect(throws: TelemetryError.unknownFormat(path: path)) { try TrackLoader.load(path: path) }
         #expect(throws: TelemetryError.cannotRead(path: "/nonexistent/x.gpx", reason: "no such file")) {
             try TrackLoader.load(path: "/nonexistent/x.gpx")
+        }
+    }
+
+    @Test("a FIFO is refused at once, never opened (opening it would wait for a writer)")
+    func fifoIsRefused() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gps-\(UUID()).fifo").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: TelemetryError.cannotRead(path: path, reason: "it is not a regular file")) {
+            try TrackLoader.load(path: path)
+        }
+        #expect(throws: TelemetryError.cannotRead(path: path, reason: "it is not a regular file")) {
+            _ = try TrackLoader.embedded(inVideo: path)
         }
     }
 }

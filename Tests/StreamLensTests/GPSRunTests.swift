@@ -1,6 +1,7 @@
 import Foundation
 import StreamLensTelemetry
 import Testing
+@testable import StreamLens
 
 /// GPS through the command line: a real car drive (gpxpy's around-visnjan-with-car.gpx, a Garmin eTrex 20x log;
 /// scripts/fetch-gps-samples.sh) lined up with a clip of generated signs whose limit changes from 50 to 80
@@ -108,8 +109,30 @@ import Testing
         #expect(result.standardError.contains("geojson needs GPS telemetry but the input has no GoPro GPMF track"), "\(result.standardError)")
         let unknown = try await runTool(["run", "--input", clip.path, "--export", "kml=x.kml", "--quiet"])
         #expect(unknown.standardError.contains("unknown kind 'kml'; use one of: geojson, gpx"), "\(unknown.standardError)")
+        let overInput = try await runTool([
+            "run", "--input", clip.path, "--gps", Self.drive.path, "--export", "gpx=\(clip.path)", "--quiet",
+        ])
+        #expect(overInput.status != 0 && overInput.standardError.contains("--export"), "\(overInput.standardError)")
+        #expect(FileManager.default.fileExists(atPath: clip.path))
         let missing = try await runTool(["run", "--input", clip.path, "--gps", "/nonexistent/drive.gpx", "--quiet"])
         #expect(missing.standardError.contains("cannot read GPS telemetry from '/nonexistent/drive.gpx': no such file"),
                 "\(missing.standardError)")
+    }
+
+    @Test func aPipelineFileNamesTheTrackAndItsOffset() throws {
+        let configuration = try PipelineFile.parse(
+            "source: { input: a.mp4, gps: drive.gpx, gps_offset: -1.5 }", file: "drive.yaml")
+        #expect(configuration.telemetry.source == .file("drive.gpx") && configuration.telemetry.offset == -1.5)
+        #expect(configuration.telemetry.sourceSetIn == ConfigLocation(file: "drive.yaml", key: "source.gps"))
+        #expect(try PipelineFile.parse("source: { input: a.mp4 }", file: "d.yaml").telemetry == TelemetrySettings())
+        #expect(throws: RunError.self) {
+            _ = try PipelineFile.parse("source: { input: a.mp4, gps_offset: 90000 }", file: "d.yaml")
+        }
+    }
+
+    @Test func exportsParseInBothShapes() throws {
+        let exports = try TelemetrySettings.exports(parsing: ["geojson=a.geojson", "gpx", "b.gpx"])
+        #expect(exports == [.init(kind: "geojson", path: "a.geojson"), .init(kind: "gpx", path: "b.gpx")])
+        #expect(throws: RunError.self) { _ = try TelemetrySettings.exports(parsing: ["gpx"]) }
     }
 }

@@ -82,6 +82,7 @@ public struct RunConfiguration: Sendable, Equatable {
     /// The names of every file the run writes.
     var finalPaths: [String] {
         [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath].compactMap { $0 }
+            + telemetry.exports.map(\.path)
     }
 
     /// Whether a run that ended without an error gives its files their names: always, except an interrupted one that

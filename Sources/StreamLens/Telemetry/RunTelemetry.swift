@@ -43,8 +43,12 @@ final class RunTelemetry: Sendable {
             case .off:
                 break
             case .auto:
-                if let videoPath, FileManager.default.isReadableFile(atPath: videoPath) {
-                    (track, clock) = try TrackLoader.embedded(inVideo: videoPath)
+                // Looking is all `auto` does: an input whose container is damaged is the input's problem, said by
+                // the pipeline in its own words, not a GPS error.
+                if let videoPath, FileManager.default.isReadableFile(atPath: videoPath),
+                    let found = try? TrackLoader.embedded(inVideo: videoPath)
+                {
+                    (track, clock) = found
                 }
             case .file(let path):
                 track = try TrackLoader.load(path: path)

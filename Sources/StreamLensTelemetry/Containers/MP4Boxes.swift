@@ -54,6 +54,8 @@ struct MP4File {
 
     init(path: String) throws(TelemetryError) {
         self.path = path
+        // Opening a FIFO or a device would wait for a writer: only regular files are looked into.
+        guard Self.isRegularFile(path) else { throw .cannotRead(path: path, reason: "it is not a regular file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotRead(path: path, reason: "it cannot be opened")
         }
@@ -102,6 +104,10 @@ struct MP4File {
         }
         self.movie = movie
         self.isISOBMFF = looksLikeMP4
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
     }
 }
 
