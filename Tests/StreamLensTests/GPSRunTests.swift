@@ -45,6 +45,8 @@ import Testing
             "--output", "null", "--quiet",
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("gps: 104 fixes (gpx) from the video's start (no shared clock)"),
+                "\(result.standardOutput)")
         let events = try SpeedLimitRunTests.events(eventsFile)
         let signs = events.filter { $0["type"] as? String == "speed_limit" }
         #expect(signs.map { $0["value"] as? Int } == [50, 80])

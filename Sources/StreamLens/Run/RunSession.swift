@@ -71,6 +71,7 @@ public final class RunSession {
             return ExitStatus.failure
         }
         defer { outputs.close(after: ending).forEach { print($0) } }
+        if let summary = outputs.telemetry?.summary { print(summary) }
         let recorder = RunRecorder(
             configuration: RecorderConfiguration(poolCapacity: configuration.poolCapacity), timeline: timeline)
         // MP4 and MOV files start at 0 whatever the first frame's stream time; their subtitles start with them (a
