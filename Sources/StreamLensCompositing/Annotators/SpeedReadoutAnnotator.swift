@@ -31,6 +31,7 @@ public struct SpeedReadoutAnnotator: Annotator {
     public let badge: SpeedLimitBadgeAnnotator
     public let source: Source
     private let glyphs: TextTileCache<ReadoutGlyphKey, OverlayTile>
+    private let scratch = HUDScratch()
 
     public init(
         badge: SpeedLimitBadgeAnnotator, source: Source, matrix: ColorMatrix = .bt709,
@@ -59,11 +60,35 @@ public struct SpeedReadoutAnnotator: Annotator {
         let badgeOrigin = badge.corner.origin(
             width: diameter, height: diameter, frameWidth: frame.width, frameHeight: frame.height, margin: margin)
         let size = max(10, diameter / 3)
-        // "72 km/h" as glyphs: digits then the unit, one tile per character.
-        var codes: [UInt8] = []
-        codes.reserveCapacity(12)
-        codes += Array(String(reading.speed).utf8) + [UInt8(ascii: " ")] + Array(source.unit.utf8)
         guard let zero = glyph(UInt8(ascii: "0"), size: size, red: reading.over) else { return }
+        // "72 km/h" as glyphs, one tile per character, formatted into a buffer reserved once.
+        scratch.codes.withLock { codes in
+            Self.format(speed: reading.speed, unit: source.unit, into: &codes)
+            draw(codes, zero: zero, size: size, red: reading.over, badgeOrigin: badgeOrigin, diameter: diameter,
+                 margin: margin, on: frame)
+        }
+    }
+
+    /// `speed` and `unit` as ASCII codes ("72 km/h"), into `codes` (emptied first, keeping its memory).
+    static func format(speed: Int, unit: String, into codes: inout [UInt8]) {
+        codes.removeAll(keepingCapacity: true)
+        var divisor = 1
+        let value = max(0, speed)
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            codes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+        codes.append(UInt8(ascii: " "))
+        for character in unit.utf8 { codes.append(character) }
+    }
+
+    private func draw(
+        _ codes: [UInt8], zero: OverlayTile, size: Int, red: Bool, badgeOrigin: (x: Int, y: Int), diameter: Int,
+        margin: Int, on frame: YUVPlanes
+    ) {
         let advance = zero.width
         let padding = max(2, size / 4)
         let width = advance * codes.count + 2 * padding
@@ -72,7 +97,7 @@ public struct SpeedReadoutAnnotator: Annotator {
         let x = onRight ? badgeOrigin.x - margin / 2 - width : badgeOrigin.x + diameter + margin / 2
         let y = badgeOrigin.y + (diameter - height) / 2
         for (index, code) in codes.enumerated() where code != UInt8(ascii: " ") {
-            guard let tile = glyph(code, size: size, red: reading.over) else { continue }
+            guard let tile = glyph(code, size: size, red: red) else { continue }
             TileBlender.blend(tile, onto: frame, x: x + padding + index * advance, y: y + padding)
         }
     }

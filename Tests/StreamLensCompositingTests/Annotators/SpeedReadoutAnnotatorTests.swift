@@ -58,3 +58,12 @@ import Testing
         #expect(frame.y.allSatisfy { $0 == 90 })
     }
 }
+
+extension SpeedReadoutAnnotatorTests {
+    @Test(arguments: [(72, "km/h", "72 km/h"), (0, "mph", "0 mph"), (130, "km/h", "130 km/h"), (-3, "km/h", "0 km/h")])
+    func theReadingIsFormattedWithoutStrings(speed: Int, unit: String, text: String) {
+        var codes: [UInt8] = []
+        SpeedReadoutAnnotator.format(speed: speed, unit: unit, into: &codes)
+        #expect(String(decoding: codes, as: UTF8.self) == text)
+    }
+}
