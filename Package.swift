@@ -171,6 +171,7 @@ let package = Package(
             dependencies: [
                 "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats",
                 "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns", "StreamLensOptions",
+                "StreamLensTelemetry",
             ]
         ),
 
