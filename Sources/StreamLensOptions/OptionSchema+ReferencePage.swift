@@ -33,6 +33,8 @@ extension OptionSchema {
             ]),
             ("Run control", [shutdownGrace, watchdog, noStatistics, keepPartialOnInterrupt]),
             ("Tracking", trackingOptions),
+            ("GPS telemetry", telemetryOptions),
+            ("Exports", exportOptions),
         ]
         precondition(groups.flatMap(\.1) == all, "every option is in one group, in the order of `all`")
         for (title, options) in groups {

@@ -1,4 +1,4 @@
-/// The tracker's options and the track export (issue 68): ByteTrack-style association, its thresholds and windows.
+/// The tracker's options: ByteTrack-style association, its thresholds and windows (docs/guides/tracking.md).
 extension OptionSchema {
     public static let trackingFloor = OptionSpec(
         key: "stages.detector.tracking_floor", kind: .number(0...1), default: .number(0.1),
@@ -14,15 +14,6 @@ extension OptionSchema {
         key: "stages.detector.confirm_hits", kind: .int(1...100), default: .int(2),
         help: "Sightings in a row before a track gets an id and is shown (tracks on the first analysed frame: at "
             + "once); 1 shows every detection at once.")
-    public static let export = OptionSpec(
-        flag: "export", kind: .text("mot FILE"), unset: "none",
-        help: "Write the tracks in MOTChallenge text (frame, id, x, y, w, h, confidence, -1, -1, -1; frames "
-            + "1-based from the stream's first frame; one line per confirmed track seen in an analysed frame); a "
-            + "pipeline file says it as report.mot.", batch: .singleRun)
-    public static let motExport = OptionSpec(
-        key: "report.mot", kind: .path, unset: "none",
-        help: "Write the tracks in MOTChallenge text (as --export mot FILE).", batch: .singleRun)
-
     /// The tracking options, in the order the reference page lists them.
-    public static let trackingOptions: [OptionSpec] = [trackingFloor, reidWindow, confirmHits, export, motExport]
+    public static let trackingOptions: [OptionSpec] = [trackingFloor, reidWindow, confirmHits]
 }

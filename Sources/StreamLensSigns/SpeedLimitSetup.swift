@@ -26,14 +26,14 @@ public enum SpeedLimitSetup {
     /// missing one is one clear error before any frame flows.
     public static func make(
         region: String, minimumConfidence: Double, expiry: Duration, events: EventLog?, subtitles: WebVTTWriter?,
-        textLineModel: TextLineModel = .installed
+        textLineModel: TextLineModel = .installed, locate: SpeedLimitStage.Locator? = nil
     ) throws(Failure) -> SpeedLimitStage {
         guard let profile = SpeedLimitProfile.named(region) else { throw .unknownRegion(region) }
         let stage = SpeedLimitStage(
             configuration: SpeedLimitConfiguration(
                 profile: profile, minimumConfidence: minimumConfidence, limitExpiry: expiry,
                 textLineModel: textLineModel),
-            events: events, subtitles: subtitles)
+            events: events, subtitles: subtitles, locate: locate)
         do { try stage.prepare() } catch { throw .engineUnavailable("\(error)") }
         return stage
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StreamLensCore
+import StreamLensTelemetry
 
 /// Reads speed-limit signs: locate red rings → cut out the digits, normalised a few ways, read them with Tesseract and
 /// check with a second recogniser (``DiscReader``) → validate against the region → vote across frames → one event per
@@ -33,6 +34,9 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     private let events: EventLog?
     private let subtitles: WebVTTWriter?
+    /// Where the vehicle was at a stream time (seconds), from the run's GPS track; nil without one.
+    public typealias Locator = @Sendable (Double) -> GeoPosition?
+    private let locate: Locator?
     private let clock: any MonotonicClock
 
     private var tessdataFolder: String?
@@ -81,15 +85,18 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
     /// - Parameters:
     ///   - events: where each sign's event goes (`--events`); nil writes none.
     ///   - subtitles: where each sign's cue goes (`--subtitles`); nil writes none.
+    ///   - locate: where the vehicle was at a stream time; each event then carries where its sign was passed.
     ///   - clock: times OCR calls.
     public init(
         name: String = "speed_limit", configuration: SpeedLimitConfiguration = SpeedLimitConfiguration(),
-        events: EventLog? = nil, subtitles: WebVTTWriter? = nil, clock: any MonotonicClock = SystemClock()
+        events: EventLog? = nil, subtitles: WebVTTWriter? = nil, locate: Locator? = nil,
+        clock: any MonotonicClock = SystemClock()
     ) {
         self.name = name
         self.configuration = configuration
         self.events = events
         self.subtitles = subtitles
+        self.locate = locate
         self.clock = clock
         tracker = SignTracker(
             timeout: configuration.trackTimeout, maximumReads: configuration.maximumReadsPerSign,
@@ -310,7 +317,10 @@ public final class SpeedLimitStage: AnalysisStage, @unchecked Sendable {
 
     /// Writes the held events that no open track may still lengthen (all of them with `pts` nil).
     private func writeHeldEvents(at pts: Duration?) {
-        heldEvents.release(at: pts, openTracks: tracker.openTracks, recentSigns: recentSigns) { event in
+        heldEvents.release(at: pts, openTracks: tracker.openTracks, recentSigns: recentSigns) { decided in
+            // The sign is passed at its last (nearest) sighting.
+            var event = decided
+            event.position = locate?(event.end)
             events?.emit(event)
             subtitles?.append(event)
         }

@@ -108,6 +108,8 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .customLong(O.keepPartialOnInterrupt.flag!), help: O.keepPartialOnInterrupt.argumentHelp(visibility: .hidden))
     var keepPartialOnInterrupt = false
 
+    @OptionGroup var telemetry: TelemetryRunOptions
+
     /// Every option given, as `run` arguments (`--pool-size 3`, `--stamp`, `--no-reconnect`), in the schema's terms:
     /// what batch passes on to every file and what it refuses comes from each option's ``OptionSpec/batch``.
     var given: [(option: OptionSpec, arguments: [String])] {
@@ -133,7 +135,7 @@ struct RunOptions: ParsableArguments {
             flag(O.quiet, quiet), flag(O.noStatistics, noStatistics),
             flag(O.keepPartialOnInterrupt, keepPartialOnInterrupt),
         ]
-        return all.compactMap { $0 }
+        return all.compactMap { $0 } + telemetry.given
     }
 
     /// The pipeline file (or the built-in demo), then flags on top.
@@ -234,16 +236,19 @@ struct RunOptions: ParsableArguments {
         configuration.eventsPath = events ?? configuration.eventsPath
         configuration.subtitlesPath = subtitles ?? configuration.subtitlesPath
         if !export.isEmpty {
-            // `--export mot FILE`, repeatable for the formats there are.
-            let formats = stride(from: 0, to: export.count, by: 2).map { export[$0] }
-            guard export.count % 2 == 0, formats.allSatisfy({ $0 == "mot" }) else {
-                throw .invalidConfiguration(
-                    file: nil, key: "--export", problem: "give a format and a file: --export mot FILE (got '\(export.joined(separator: " "))')")
+            // `--export KIND FILE` or `KIND=FILE`, repeatable: the tracks go with the detector, the maps with GPS.
+            var maps: [TelemetrySettings.Export] = []
+            for request in try TelemetrySettings.exports(parsing: export) {
+                guard request.kind == "mot" else {
+                    maps.append(request)
+                    continue
+                }
+                if let problem = O.motExport.problem(with: request.path) {
+                    throw .invalidConfiguration(file: nil, key: "--export mot", problem: problem)
+                }
+                configuration.motPath = request.path
             }
-            if let problem = O.motExport.problem(with: export[export.count - 1]) {
-                throw .invalidConfiguration(file: nil, key: "--export mot", problem: problem)
-            }
-            configuration.motPath = export[export.count - 1]
+            if !maps.isEmpty { configuration.telemetry.exports = maps }
         }
         if configuration.motPath != nil && configuration.detection == nil {
             throw .invalidConfiguration(file: nil, key: "--export mot", problem: "needs --detector (tracks come from the object detector)")
@@ -259,6 +264,7 @@ struct RunOptions: ParsableArguments {
         if let reconnectMax { configuration.reconnectMaxAttempts = reconnectMax }
         if let stallTimeout { configuration.stallTimeout = Self.duration(stallTimeout) }
         if let watchdog { configuration.watchdog = watchdog == 0 ? nil : Self.duration(watchdog) }
+        try telemetry.apply(to: &configuration)
         if noStatistics {
             guard configuration.reportPath == nil, configuration.htmlPath == nil, configuration.timelinePath == nil,
                 configuration.metricsPort == nil

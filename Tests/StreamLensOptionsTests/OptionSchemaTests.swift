@@ -64,7 +64,7 @@ struct OptionSchemaTests {
         // (section, the keys it allows, in the schema's order)
         ("", ["source", "pool", "analysis", "stages", "sink", "report"]),
         ("pool", ["size", "backpressure"]),
-        ("source", ["input", "reconnect", "reconnect_max", "stall_timeout"]),
+        ("source", ["input", "reconnect", "reconnect_max", "stall_timeout", "gps", "gps_offset"]),
         ("stages.speed_limits", ["region", "confidence", "expiry", "interval", "text_line_model"]),
     ])
     func sectionsHoldTheKeysTheSchemaNames(section: String, keys: [String]) {

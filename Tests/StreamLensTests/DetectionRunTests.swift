@@ -111,7 +111,7 @@ import Testing
         (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),
         (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is out of range; allowed 32…4096"),
         (["--detector", "hog", "--input-size", "320"], 2, "'--input-size': applies to an ONNX model only"),
-        (["--detector", "hog", "--export", "coco", "x.json"], 2, "give a format and a file: --export mot FILE"),
+        (["--detector", "hog", "--export", "coco", "x.json"], 2, "unknown kind 'coco'; use one of: mot, geojson, gpx"),
         (["--export", "mot", "tracks.txt"], 2, "needs --detector"),
     ])
     func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {

@@ -57,6 +57,7 @@ public enum PipelineFile {
             }
             configuration.reconnectMaxAttempts = try source.int(O.reconnectMax)
             configuration.stallTimeout = try source.duration(O.stallTimeout)
+            try TelemetrySettings.read(source, into: &configuration)
         }
 
         if let pool = try root.section("pool") {

@@ -12,6 +12,9 @@ final class AnalysisOutputs {
     let events: EventLog
     let subtitles: WebVTTWriter?
     let mot: MOTWriter?
+    /// The run's GPS track, read before the pipeline starts (nil: none); it hears the signs through the event log.
+    let telemetry: RunTelemetry?
+    private var exportFailures: [(path: String, reason: String)] = []
     private let eventsFile: PartialFile?
     private let subtitlesFile: PartialFile?
     private let motFile: PartialFile?
@@ -23,7 +26,9 @@ final class AnalysisOutputs {
         self.eventsFile = eventsFile
         self.subtitlesFile = subtitlesFile
         self.motFile = motFile
-        do { events = try EventLog(path: eventsFile?.partialPath) } catch {
+        let telemetry = try RunTelemetry.load(configuration)
+        self.telemetry = telemetry
+        do { events = try EventLog(path: eventsFile?.partialPath, listener: telemetry?.listener) } catch {
             throw .cannotWrite(path: configuration.eventsPath ?? "", reason: Self.reason(error))
         }
         if let subtitlesFile, let path = configuration.subtitlesPath {
@@ -71,7 +76,14 @@ final class AnalysisOutputs {
 
     /// The files whose writing failed (a full disk), with the reason; their rows stop there.
     var writeFailures: [(path: String, reason: String)] {
-        written.compactMap { entry in entry.failure.map { (entry.file.destination, $0) } }
+        written.compactMap { entry in entry.failure.map { (entry.file.destination, $0) } } + exportFailures
+    }
+
+    /// Writes the speeding events and the map exports, once the frames (and so the signs) are through; `streamEnd`
+    /// is the end of the last frame. Call it before asking for ``writeFailures``.
+    func finishTelemetry(streamEnd: Duration?) {
+        guard let telemetry else { return }
+        exportFailures = telemetry.finish(streamEnd: streamEnd?.seconds, events: events)
     }
 
     /// Subtitle times count from the stream time `origin` gives (the output video's first frame).

@@ -85,7 +85,7 @@ enum DestinationCheck {
             }
         }
 
-        static let eventTypes: Set<String> = ["detection", "track", "speed_limit"]
+        static let eventTypes: Set<String> = ["detection", "track", "speed_limit", "speeding"]
 
         /// Whether the file at `path` may be replaced: it does not exist, is not a regular file (judged elsewhere),
         /// is empty, or was written by StreamLens as this kind of file.
@@ -180,6 +180,8 @@ enum DestinationCheck {
             files.append(WrittenFile(option: option, path: path, kind: kind))
             files.append(WrittenFile(option: option, path: PartialFile(path: path).partialPath))
         }
+        // The maps (`--export`), written whole at the end through a temporary file and a rename.
+        files += configuration.telemetry.exports.map { WrittenFile(option: "--export", path: $0.path) }
         return files
     }
 

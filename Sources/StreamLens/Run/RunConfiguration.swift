@@ -68,6 +68,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var subtitlesPath: String?
     /// Tracks in MOTChallenge text (`--export mot FILE`).
     public var motPath: String?
+    /// GPS telemetry: its source, its offset, the map exports (docs/guides/gps.md).
+    public var telemetry = TelemetrySettings()
     /// Serve Prometheus metrics on this port while running (loopback only).
     public var metricsPort: Int?
     /// Record statistics (the report, progress, metrics); off only to measure what recording costs.
@@ -82,7 +84,7 @@ public struct RunConfiguration: Sendable, Equatable {
     /// The names of every file the run writes.
     var finalPaths: [String] {
         [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath, motPath]
-            .compactMap { $0 }
+            .compactMap { $0 } + telemetry.exports.map(\.path)
     }
 
     /// Whether a run that ended without an error gives its files their names: always, except an interrupted one that

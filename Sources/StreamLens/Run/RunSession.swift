@@ -71,6 +71,7 @@ public final class RunSession {
             return ExitStatus.failure
         }
         defer { outputs.close(after: ending).forEach { print($0) } }
+        if let summary = outputs.telemetry?.summary { print(summary) }
         let recorder = RunRecorder(
             configuration: RecorderConfiguration(poolCapacity: configuration.poolCapacity), timeline: timeline)
         // MP4 and MOV files start at 0 whatever the first frame's stream time; their subtitles start with them (a
@@ -160,8 +161,9 @@ public final class RunSession {
         // Files that grow with the run and could not be written to its end (a full disk) fail it: their last rows are
         // flushed now, and they keep their .partial names.
         timeline?.close()
-        outputs.finishSubtitles(
-            streamEnd: recorder.lastFramePTS.map { $0 + (outcome.format?.frameDuration ?? .zero) })
+        let streamEnd = recorder.lastFramePTS.map { $0 + (outcome.format?.frameDuration ?? .zero) }
+        outputs.finishSubtitles(streamEnd: streamEnd)
+        outputs.finishTelemetry(streamEnd: streamEnd)
         var incomplete = outputs.writeFailures
         if let path = configuration.timelinePath, let reason = timeline?.writeFailure {
             incomplete.insert((path, reason), at: 0)

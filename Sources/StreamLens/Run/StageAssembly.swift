@@ -71,7 +71,8 @@ enum StageAssembly {
                 let badgeStyle: SpeedLimitBadgeAnnotator.Style =
                     configuration.speedLimits?.region == "us" ? .unitedStatesPlate : .europeanRound
                 if let stage = try annotations.makeStage(
-                    matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold, badgeStyle: badgeStyle)
+                    matrix: matrix, hudSnapshot: hud, badgeHold: badgeHold, badgeStyle: badgeStyle,
+                    speed: outputs.telemetry?.speedReadout(unit: badgeStyle == .unitedStatesPlate ? "mph" : "km/h"))
                 {
                     compositors.append(stage)
                 }
@@ -96,7 +97,8 @@ extension StageAssembly {
             stage = try SpeedLimitSetup.make(
                 region: options.region, minimumConfidence: options.minimumConfidence, expiry: options.expiry,
                 events: outputs.events, subtitles: outputs.subtitles,
-                textLineModel: TextLineModel(option: options.textLineModel))
+                textLineModel: TextLineModel(option: options.textLineModel),
+                locate: outputs.telemetry?.locator)
         } catch .unknownRegion {
             throw .invalidConfiguration(file: nil, key: "speed_limits.region", problem: "use eu or us")
         } catch {

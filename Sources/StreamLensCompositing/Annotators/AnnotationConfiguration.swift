@@ -41,10 +41,11 @@ public struct AnnotationConfiguration: Sendable, Codable, Equatable {
     /// - Parameter badgeHold: how long the badge shows a limit after its sign was last in view (the speed-limit
     ///   stage's expiry; its detections stop when the sign leaves the picture).
     /// - Parameter badgeStyle: the road sign the badge copies (the region whose signs are read).
+    /// - Parameter speed: the vehicle's speed for a readout beside the badge (a GPS track); nil draws none.
     public func makeStage(
         matrix: ColorMatrix = .bt709, renderer: TextRenderer = TextRenderer(),
         hudSnapshot: (@Sendable () -> HUDSnapshot)? = nil, badgeHold: Duration? = .seconds(30),
-        badgeStyle: SpeedLimitBadgeAnnotator.Style = .europeanRound
+        badgeStyle: SpeedLimitBadgeAnnotator.Style = .europeanRound, speed: SpeedReadoutAnnotator.Source? = nil
     ) throws(OverlayError) -> AnnotationStage? {
         func corner(_ value: String?, _ key: String) throws(OverlayError) -> FrameCorner? {
             guard let value, value != "off" else { return nil }
@@ -63,9 +64,11 @@ public struct AnnotationConfiguration: Sendable, Codable, Equatable {
         if boxes ?? true { annotators.append(BoxAnnotator(matrix: matrix)) }
         if labels ?? true { annotators.append(LabelAnnotator(matrix: matrix, renderer: renderer)) }
         if let badgeCorner = try corner(speedLimitBadge, "speed_limit_badge") {
-            annotators.append(
-                SpeedLimitBadgeAnnotator(
-                    corner: badgeCorner, style: badgeStyle, hold: badgeHold, matrix: matrix, renderer: renderer))
+            let badge = SpeedLimitBadgeAnnotator(
+                corner: badgeCorner, style: badgeStyle, hold: badgeHold, matrix: matrix, renderer: renderer)
+            annotators.append(badge)
+            // The vehicle's speed beside it, when the run has a GPS track.
+            if let speed { annotators.append(SpeedReadoutAnnotator(badge: badge, source: speed, matrix: matrix, renderer: renderer)) }
         }
         if let hudCorner = try corner(hud, "hud"), let hudSnapshot {
             annotators.append(HUDAnnotator(corner: hudCorner, matrix: matrix, renderer: renderer, snapshot: hudSnapshot))

@@ -1,3 +1,5 @@
+import StreamLensTelemetry
+
 /// One physical sign, as written to the event log (`--events`):
 /// `{"type":"speed_limit","value":60,"unit":"km/h","start":12.48,"end":13.2,"confidence":0.97,"box":[x,y,w,h],"reads":5}`.
 public struct SpeedLimitEvent: Codable, Sendable, Equatable {
@@ -17,6 +19,8 @@ public struct SpeedLimitEvent: Codable, Sendable, Equatable {
     public var box: [Int]
     /// Reads that agreed on ``value``.
     public var reads: Int
+    /// Where the sign was passed (the vehicle's position at ``end``), when the run has a GPS track that knows it.
+    public var position: GeoPosition?
 
     public init(
         value: Int, unit: String, start: Double, end: Double, confidence: Double, box: [Int], reads: Int
