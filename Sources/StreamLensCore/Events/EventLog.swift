@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A JSON-lines event log (`--events PATH.jsonl`): one JSON object per line, flushed as written so an interrupted
 /// run keeps every event it emitted. A listener, when given, also hears every event as a value (the GStreamer
@@ -12,8 +11,7 @@ public final class EventLog: Sendable {
     /// Hears each event as it is emitted, before it is written.
     public typealias Listener = @Sendable (any Encodable) -> Void
 
-    private let handle: Mutex<FileHandle?>
-    private let firstWriteFailure = Mutex<String?>(nil)
+    private let file: RecordFile?
     private let encoder: JSONEncoder
     private let listener: Listener?
     public let path: String?
@@ -26,10 +24,10 @@ public final class EventLog: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.encoder = encoder
         guard let path else {
-            handle = Mutex(nil)
+            file = nil
             return
         }
-        do { handle = Mutex(try NewFile.create(at: path)) } catch {
+        do { file = try RecordFile(creating: path) } catch {
             throw EventLogError.cannotOpen(path: path, reason: error.reason)
         }
     }
@@ -37,33 +35,17 @@ public final class EventLog: Sendable {
     /// Appends one event as a line.
     public func emit<Event: Encodable>(_ event: Event) {
         listener?(event)
-        guard let data = try? encoder.encode(event) else { return }
-        handle.withLock { openFile in
-            guard let file = openFile else { return }
-            // write(contentsOf:) throws where write(_:) would trap (a full disk): a lost event must not stop the
-            // video, but the run fails at its end and the file keeps its .partial name (``writeFailure``). Nothing
-            // is written after a failed line.
-            let lineStart = try? file.offset()
-            do { try file.write(contentsOf: data + [0x0A]) } catch {
-                firstWriteFailure.withLock { $0 = $0 ?? WriteFailure.reason(of: error) }
-                // A line cut short (a full disk) is removed: the file ends with a whole event.
-                if let lineStart { try? file.truncate(atOffset: lineStart) }
-                try? file.close()
-                openFile = nil
-            }
-        }
+        // A lost event must not stop the video, but the run fails at its end and the file keeps its .partial name
+        // (``writeFailure``); a line cut short (a full disk) is removed, so the file ends with a whole event.
+        guard let file, let data = try? encoder.encode(event) else { return }
+        file.append(data + [0x0A])
     }
 
     /// Why writing the file failed (its events from then on are lost), or nil.
-    public var writeFailure: String? { firstWriteFailure.withLock { $0 } }
+    public var writeFailure: String? { file?.writeFailure }
 
     /// Closes the file; later events are discarded.
-    public func close() {
-        handle.withLock { file in
-            try? file?.close()
-            file = nil
-        }
-    }
+    public func close() { file?.close() }
 }
 
 /// Errors of the event log.

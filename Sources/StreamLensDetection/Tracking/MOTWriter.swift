@@ -1,6 +1,5 @@
 import Foundation
 import StreamLensCore
-import Synchronization
 
 /// Writes tracks in MOTChallenge text (`--export mot FILE`), the format tracking tools and py-motmetrics read: one
 /// line per track per frame, `frame,id,x,y,w,h,confidence,-1,-1,-1`, frames 1-based from the stream's first frame,
@@ -10,14 +9,13 @@ import Synchronization
 /// ## Thread Safety
 /// Writes are serialized by a mutex: the analysis thread writes, the runner closes.
 public final class MOTWriter: Sendable {
-    private let handle: Mutex<FileHandle?>
-    private let firstWriteFailure = Mutex<String?>(nil)
+    private let file: RecordFile
     public let path: String
 
     /// Opens (truncating) `path`; throws ``MOTWriterError/cannotOpen(path:reason:)``.
     public init(path: String) throws(MOTWriterError) {
         self.path = path
-        do { handle = Mutex(try NewFile.create(at: path)) } catch {
+        do { file = try RecordFile(creating: path) } catch {
             throw .cannotOpen(path: path, reason: error.reason)
         }
     }
@@ -37,30 +35,15 @@ public final class MOTWriter: Sendable {
     /// Appends the tracked `detections` of frame `frame` (1-based).
     public func write(frame: Int, detections: [Detection]) {
         let text = Self.lines(frame: frame, detections: detections)
-        guard !text.isEmpty else { return }
-        handle.withLock { openFile in
-            guard let file = openFile else { return }
-            let start = try? file.offset()
-            do { try file.write(contentsOf: Data(text.utf8)) } catch {
-                firstWriteFailure.withLock { $0 = $0 ?? WriteFailure.reason(of: error) }
-                // A frame cut short (a full disk) is removed: the file ends with whole lines.
-                if let start { try? file.truncate(atOffset: start) }
-                try? file.close()
-                openFile = nil
-            }
-        }
+        // A frame cut short (a full disk) is removed: the file ends with whole lines.
+        if !text.isEmpty { file.append(Data(text.utf8)) }
     }
 
     /// Why writing failed (later lines are lost), or nil.
-    public var writeFailure: String? { firstWriteFailure.withLock { $0 } }
+    public var writeFailure: String? { file.writeFailure }
 
     /// Closes the file; later lines are discarded.
-    public func close() {
-        handle.withLock { file in
-            try? file?.close()
-            file = nil
-        }
-    }
+    public func close() { file.close() }
 
     /// A number with at most `places` decimals, without trailing zeros (`12`, `12.5`, `-3.25`).
     static func format(_ value: Double, places: Int = 2) -> String {
