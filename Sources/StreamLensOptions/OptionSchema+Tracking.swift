@@ -12,7 +12,7 @@ extension OptionSchema {
             + "predicted box.")
     public static let confirmHits = OptionSpec(
         key: "stages.detector.confirm_hits", kind: .int(1...100), default: .int(2),
-        help: "Sightings in a row before a track gets an id and is shown (tracks on the first analysed frame: at "
+        help: "Sightings (within reid_window) before a track gets an id and is shown (tracks on the first analysed frame: at "
             + "once); 1 shows every detection at once.")
     /// The tracking options, in the order the reference page lists them.
     public static let trackingOptions: [OptionSpec] = [trackingFloor, reidWindow, confirmHits]

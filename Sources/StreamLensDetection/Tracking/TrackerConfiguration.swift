@@ -13,8 +13,9 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// and height on each side before their overlap is taken, so that an object moving most of its width between two
     /// analyses (a passing car at 0.3 s, a walker at a lengthened cadence) is linked at its second sighting.
     public var unknownMotionMargin: Double = 0.5
-    /// A track is confirmed (gets an id and is reported) at its this-many-th sighting in a row; tracks born on the
-    /// tracker's first analysed frame are confirmed at once, so a video's first frame is drawn with its boxes.
+    /// A track is confirmed (gets an id and is reported) at its this-many-th sighting within the re-identification
+    /// window; tracks born on the tracker's first analysed frame are confirmed at once, so a video's first frame is
+    /// drawn with its boxes.
     public var confirmationHits: Int = 2
     /// A confirmed track missed by more analysed frames in a row than this ends (its id is not reused).
     public var maxMissedAnalyses: Int = 5
