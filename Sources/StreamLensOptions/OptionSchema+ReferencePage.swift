@@ -32,6 +32,7 @@ extension OptionSchema {
                 stallThreshold,
             ]),
             ("Run control", [shutdownGrace, watchdog, noStatistics, keepPartialOnInterrupt]),
+            ("Privacy", privacyOptions),
         ]
         precondition(groups.flatMap(\.1) == all, "every option is in one group, in the order of `all`")
         for (title, options) in groups {

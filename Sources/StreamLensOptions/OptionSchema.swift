@@ -314,7 +314,7 @@ public enum OptionSchema {
         report, timeline, html, events, subtitles, progress, quiet, metricsPort, statsMetricsPort, statsInterval,
         stallThreshold,
         shutdownGrace, watchdog, noStatistics, keepPartialOnInterrupt,
-    ]
+    ] + privacyOptions
 
     /// The options with a command-line flag.
     public static var commandLine: [OptionSpec] { all.filter { $0.flag != nil } }
