@@ -9,7 +9,7 @@ extension OptionSchema {
     public static let blurStyle = OptionSpec(
         flag: "blur-style", key: "stages.privacy.style", kind: .choice(["gaussian", "pixelate", "solid"]),
         default: .text("gaussian"),
-        help: "gaussian (a blur of radius a fifth of the box), pixelate (blocks of a sixth of the box) or solid (black).")
+        help: "gaussian (a blur of radius a fifth of the box), pixelate (blocks of a quarter of the box) or solid (black).")
     public static let blurMargin = OptionSpec(
         flag: "blur-margin", key: "stages.privacy.margin", kind: .number(0...2), default: .number(0.2),
         help: "Added around each box on every side, as a fraction of its width and height.")

@@ -4,7 +4,7 @@ import StreamLensCore
 public enum PrivacyBlurStyle: String, Sendable, Equatable, CaseIterable {
     /// Three box-blur passes per axis (close to a gaussian), radius a fifth of the region's shorter side.
     case gaussian
-    /// Blocks of a sixth of the region's shorter side, each filled with its mean.
+    /// Blocks of a quarter of the region's shorter side, each filled with its mean.
     case pixelate
     /// Black (Y 16, U and V 128).
     case solid
@@ -55,7 +55,7 @@ public struct PrivacyRect: Sendable, Equatable {
 /// - gaussian: a box blur of radius r along rows, then along columns, three times over; samples beyond the
 ///   rectangle repeat its edge, each pass rounds `(sum + n / 2) / n` with n = 2r + 1. r = max(1, shorter side / 5)
 ///   on luma, max(1, (r + 1) / 2) on chroma.
-/// - pixelate: blocks of b = max(2, shorter side / 6) luma samples (max(1, b / 2) chroma) from the rectangle's
+/// - pixelate: blocks of b = max(2, shorter side / 4) luma samples (max(1, b / 2) chroma) from the rectangle's
 ///   corner, each set to the rounded mean of its samples inside the rectangle.
 /// - solid: Y 16, U and V 128.
 /// Only the samples whose centre lies inside the shape are written; for the ellipse, a sample at (x, y) of a plane
@@ -90,7 +90,7 @@ public final class PrivacyBlurrer: @unchecked Sendable {
         guard clipped.width > 0, clipped.height > 0 else { return }
         let shorter = min(clipped.width, clipped.height)
         let radius = max(1, shorter / 5)
-        let block = max(2, shorter / 6)
+        let block = max(2, shorter / 4)
         let chromaRect = PrivacyRect(
             left: clipped.left / 2, top: clipped.top / 2, right: min(frame.u.width, (clipped.right + 1) / 2),
             bottom: min(frame.u.height, (clipped.bottom + 1) / 2))

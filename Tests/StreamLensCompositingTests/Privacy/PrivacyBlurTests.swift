@@ -44,7 +44,7 @@ import Testing
         let shorter = min(luma.right - luma.left, luma.bottom - luma.top)
         let lumaRadius = max(1, shorter / 5)
         let radius = s == 1 ? lumaRadius : max(1, (lumaRadius + 1) / 2)
-        let lumaBlock = max(2, shorter / 6)
+        let lumaBlock = max(2, shorter / 4)
         let block = s == 1 ? lumaBlock : max(1, lumaBlock / 2)
         var region = [[Int]](repeating: [Int](repeating: 0, count: w), count: h)
         for r in 0..<h { for c in 0..<w { region[r][c] = Int(plane[(rect.top + r) * width + rect.left + c]) } }
