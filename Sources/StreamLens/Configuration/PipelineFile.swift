@@ -142,6 +142,10 @@ enum StageOptions {
                 configuration.speedLimitsSetIn = ConfigLocation(file: section.file, key: section.path)
             }
         }
+        if let section = try stages.section("privacy") {
+            configuration.privacy = try privacyOptions(section)
+            configuration.privacySetIn = ConfigLocation(file: section.file, key: section.path)
+        }
         if let enabled = try? stages.bool("annotations") {
             configuration.annotations = enabled
                 ? AnnotationConfiguration()
@@ -175,6 +179,22 @@ enum StageOptions {
                 throw .invalidConfiguration(file: overlay.file, key: overlay.path, problem: error.description)
             }
         }
+    }
+
+    /// `stages.privacy`: what to hide and how (`blur: off` turns it off; without `blur`, faces).
+    static func privacyOptions(_ section: ConfigSection) throws(RunError) -> PrivacyOptions? {
+        var options = PrivacyOptions()
+        if let text = try section.string(O.blur) {
+            if text == "off" { return nil }
+            do { options.kinds = try PrivacyOptions.kinds(parsing: text) } catch {
+                throw section.problem(O.blur.keyName!, error.description)
+            }
+        }
+        if let style = try section.string(O.blurStyle) { options.style = PrivacyBlurStyle(rawValue: style) ?? .gaussian }
+        options.margin = try section.double(O.blurMargin) ?? options.margin
+        options.confidence = try section.double(O.blurConfidence) ?? options.confidence
+        options.hold = try section.duration(O.blurHold) ?? options.hold
+        return options
     }
 
     /// `stages.detector`: backend and options of object detection.

@@ -31,6 +31,10 @@ public struct RunConfiguration: Sendable, Equatable {
     public var detection: ObjectDetectionOptions?
     /// Read speed-limit signs; nil: off.
     public var speedLimits: SpeedLimitOptions?
+    /// Hide faces (`--blur`); nil: off.
+    public var privacy: PrivacyOptions?
+    /// Where a pipeline file set `stages.privacy`; nil when flags did.
+    public var privacySetIn: ConfigLocation?
     /// Where a pipeline file set the detector's and the sign reader's options: a model, cascade or class-names file
     /// they name that cannot be loaded is reported at that file and key. Nil when flags set them.
     public var detectionSetIn: ConfigLocation?
@@ -103,7 +107,7 @@ extension RunConfiguration {
     /// A run on a local file whose analysis is frame-accurate: known before the input opens, since a file is never
     /// live (its pool blocks unless told otherwise, and `--sync-analysis auto` is then on).
     var isFrameAccurateFileRun: Bool {
-        guard case .file = input, detection != nil || speedLimits != nil else { return false }
+        guard case .file = input, detection != nil || speedLimits != nil || privacy != nil else { return false }
         return syncAnalysis.isOn(policy: backpressure ?? .block)
     }
 }

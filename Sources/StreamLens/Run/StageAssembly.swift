@@ -8,7 +8,7 @@ import StreamLensSigns
 import StreamLensStats
 import StreamLensText
 
-/// Builds the stages a configuration asks for, in drawing order: overlays, then annotations (spotlight first, then
+/// Builds the stages a configuration asks for, in drawing order: the privacy blur, overlays, then annotations (spotlight first, then
 /// boxes, labels, badge, HUD), then the frame stamp on top.
 enum StageAssembly {
     /// - Parameters:
@@ -51,6 +51,14 @@ enum StageAssembly {
             details[reader.stage.name] = { SpeedLimitDetails(reader.stage) }
         }
 
+        // What is hidden is hidden first, so that nothing drawn later is blurred and nothing of it shows through.
+        if let options = configuration.privacy {
+            OpenCVRuntime.configure(framesWaitForResults: configuration.syncAnalysis.isOn(policy: policy))
+            let privacy = try PrivacySetup.make(options, setIn: configuration.privacySetIn)
+            analysis.append((privacy.analysis, privacy.schedule))
+            compositors.append(privacy.blur)
+            details[privacy.analysis.name] = { PrivacyDetails(privacy.analysis.report, framesBlurred: privacy.blur.framesBlurred) }
+        }
         if !configuration.overlays.isEmpty {
             let overlays = OverlayStage(
                 rules: configuration.overlays, loader: OverlayClipDecoder(colorimetry: matrix.rawValue),
@@ -59,12 +67,15 @@ enum StageAssembly {
             compositors.append(overlays)
             details[overlays.name] = { OverlayDetails(overlays.report) }
         }
-        // By default, draw what analysis finds: boxes and labels, and the badge when signs are read.
+        // By default, draw what analysis finds: boxes and labels, and the badge when signs are read. The privacy
+        // stage's boxes are hidden, not drawn.
+        let drawnStages = analysis.map(\.stage.name).filter { $0 != PrivacyStage.stageName }
         let annotations = configuration.annotations
-            ?? (analysis.isEmpty
+            ?? (drawnStages.isEmpty
                 ? nil
                 : AnnotationConfiguration(
-                    speedLimitBadge: configuration.speedLimits == nil ? "off" : FrameCorner.topRight.rawValue))
+                    speedLimitBadge: configuration.speedLimits == nil ? "off" : FrameCorner.topRight.rawValue,
+                    sources: configuration.privacy == nil ? nil : drawnStages))
         if let annotations {
             do {
                 let badgeHold = configuration.speedLimits.map(\.expiry) ?? .seconds(30)
