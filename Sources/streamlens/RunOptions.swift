@@ -257,19 +257,25 @@ struct RunOptions: ParsableArguments {
             // `--export KIND FILE` or `KIND=FILE`, repeatable: the tracks go with the detector, the maps with GPS.
             var maps: [TelemetrySettings.Export] = []
             for request in try TelemetrySettings.exports(parsing: export) {
-                guard request.kind == "mot" else {
+                let tracks: OptionSpec
+                switch request.kind {
+                case "mot": tracks = O.motExport
+                case "coco": tracks = O.cocoExport
+                default:
                     maps.append(request)
                     continue
                 }
-                if let problem = O.motExport.problem(with: request.path) {
-                    throw .invalidConfiguration(file: nil, key: "--export mot", problem: problem)
+                if let problem = tracks.problem(with: request.path) {
+                    throw .invalidConfiguration(file: nil, key: "--export \(request.kind)", problem: problem)
                 }
-                configuration.motPath = request.path
+                if request.kind == "mot" { configuration.motPath = request.path } else { configuration.cocoPath = request.path }
             }
             if !maps.isEmpty { configuration.telemetry.exports = maps }
         }
-        if configuration.motPath != nil && configuration.detection == nil {
-            throw .invalidConfiguration(file: nil, key: "--export mot", problem: "needs --detector (tracks come from the object detector)")
+        if let kind = configuration.motPath != nil ? "mot" : configuration.cocoPath != nil ? "coco" : nil,
+            configuration.detection == nil
+        {
+            throw .invalidConfiguration(file: nil, key: "--export \(kind)", problem: "needs --detector (tracks come from the object detector)")
         }
         if let metricsPort { configuration.metricsPort = metricsPort }
         if quiet { configuration.showProgress = false }

@@ -77,6 +77,41 @@ import Testing
         #expect(ids.isSubset(of: eventIDs) && ids.count >= 10, "ids \(ids.sorted()), events \(eventIDs.sorted())")
     }
 
+    /// `--export coco FILE` beside `--export mot FILE`: the same tracked boxes as COCO detection results, one image
+    /// per analysed frame (id = the MOT frame number, the source size), `person` as category 1, written whole.
+    @Test func cocoExportHoldsTheSameBoxesAsTheMOTExport() async throws {
+        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/fetch-media.sh")
+        let folder = try makeTemporaryFolder()
+        let mot = folder.appendingPathComponent("tracks.txt")
+        let coco = folder.appendingPathComponent("detections.json")
+        let result = try await runTool([
+            "run", "--input", Self.pedestrians.path, "--output", "null", "--detector", "hog", "--analysis-interval",
+            "2", "--export", "mot", mot.path, "--export", "coco=\(coco.path)", "--quiet",
+        ], timeout: .seconds(300))
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: coco.path + ".partial"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: coco)) as? [String: Any])
+        let images = try #require(document["images"] as? [[String: Any]])
+        let annotations = try #require(document["annotations"] as? [[String: Any]])
+        let categories = try #require(document["categories"] as? [[String: Any]])
+        // 79.5 s analysed every 2 s at 10 fps: frames 1, 21, 41… (40 of them), each 768 × 576.
+        #expect(images.count == 40 && images.allSatisfy { ($0["id"] as? Int).map { $0 % 20 == 1 } == true })
+        #expect(images.allSatisfy { $0["width"] as? Int == 768 && $0["height"] as? Int == 576 })
+        #expect(categories.count == 1 && categories[0]["id"] as? Int == 1 && categories[0]["name"] as? String == "person")
+        let imageIDs = Set(images.compactMap { $0["id"] as? Int })
+        let lines = try String(contentsOf: mot, encoding: .utf8).split(separator: "\n")
+        #expect(annotations.count == lines.count && annotations.count > 20, "\(annotations.count) and \(lines.count)")
+        for (annotation, line) in zip(annotations, lines) {
+            let fields = line.split(separator: ",").map(String.init)
+            let image = try #require(annotation["image_id"] as? Int)
+            #expect(imageIDs.contains(image) && String(image) == fields[0], "\(annotation) \(line)")
+            #expect(String(try #require(annotation["track_id"] as? Int)) == fields[1])
+            let box = try #require(annotation["bbox"] as? [Double])
+            #expect(box == fields[2...5].compactMap(Double.init), "\(annotation) \(line)")
+            #expect(annotation["category_id"] as? Int == 1 && annotation["iscrowd"] as? Int == 0)
+        }
+    }
+
     /// A live 720p240 source with HOG on every frame: more work than two cores can do in real time. The video must
     /// not pay for it: every decoded frame is output, nothing is dropped, and the frames HOG could not look at are
     /// counted as analysis skips. How many are skipped depends on the machine's speed (HOG's grew from 30 to about 50
@@ -111,7 +146,7 @@ import Testing
         (["--detector", "hog", "--class-names", "names.txt"], 2, "'--class-names': applies to an ONNX model only"),
         (["--detector", "onnx:m.onnx", "--input-size", "8"], 2, "8 is out of range; allowed 32…4096"),
         (["--detector", "hog", "--input-size", "320"], 2, "'--input-size': applies to an ONNX model only"),
-        (["--detector", "hog", "--export", "coco", "x.json"], 2, "unknown kind 'coco'; use one of: mot, geojson, gpx"),
+        (["--detector", "hog", "--export", "csv", "x.csv"], 2, "unknown kind 'csv'; use one of: mot, coco, geojson, gpx"),
         (["--export", "mot", "tracks.txt"], 2, "needs --detector"),
     ])
     func detectorMistakesAreOneClearLine(arguments: [String], status: Int32, message: String) async throws {

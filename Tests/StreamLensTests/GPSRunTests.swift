@@ -110,7 +110,7 @@ import Testing
         #expect(result.status != 0)
         #expect(result.standardError.contains("geojson needs GPS telemetry but the input has no GoPro GPMF track"), "\(result.standardError)")
         let unknown = try await runTool(["run", "--input", clip.path, "--export", "kml=x.kml", "--quiet"])
-        #expect(unknown.standardError.contains("unknown kind 'kml'; use one of: mot, geojson, gpx"), "\(unknown.standardError)")
+        #expect(unknown.standardError.contains("unknown kind 'kml'; use one of: mot, coco, geojson, gpx"), "\(unknown.standardError)")
         let overInput = try await runTool([
             "run", "--input", clip.path, "--gps", Self.drive.path, "--export", "gpx=\(clip.path)", "--quiet",
         ])

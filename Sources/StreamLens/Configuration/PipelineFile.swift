@@ -91,6 +91,7 @@ public enum PipelineFile {
             configuration.eventsPath = try report.string(O.events)
             configuration.subtitlesPath = try report.string(O.subtitles)
             configuration.motPath = try report.string(O.motExport)
+            configuration.cocoPath = try report.string(O.cocoExport)
             configuration.showProgress = try report.bool(O.progress) ?? configuration.showProgress
             configuration.metricsPort = try report.int(O.metricsPort)
         }

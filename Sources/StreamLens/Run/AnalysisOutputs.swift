@@ -4,7 +4,7 @@ import StreamLensSigns
 
 /// The files analysis stages write while a run goes: the JSON-lines event log (`--events`) shared by every stage,
 /// the WebVTT subtitles of speed-limit events (`--subtitles`) and the detector's tracks in MOTChallenge text
-/// (`--export mot`). Opened before the run as `NAME.partial`, closed
+/// (`--export mot`) and as COCO results (`--export coco`). Opened before the run as `NAME.partial`, closed
 /// after it (also after an interrupt or an error), so every event emitted is on disk, and renamed only when the run
 /// finished or was interrupted: a file under its final name is always a whole one, and a failed run never replaces
 /// a good file.
@@ -12,12 +12,14 @@ final class AnalysisOutputs {
     let events: EventLog
     let subtitles: WebVTTWriter?
     let mot: MOTWriter?
+    let coco: COCOWriter?
     /// The run's GPS track, read before the pipeline starts (nil: none); it hears the signs through the event log.
     let telemetry: RunTelemetry?
     private var exportFailures: [(path: String, reason: String)] = []
     private let eventsFile: PartialFile?
     private let subtitlesFile: PartialFile?
     private let motFile: PartialFile?
+    private let cocoFile: PartialFile?
 
     init(configuration: RunConfiguration) throws(RunError) {
         let eventsFile = configuration.eventsPath.map(PartialFile.init(path:))
@@ -26,6 +28,8 @@ final class AnalysisOutputs {
         self.eventsFile = eventsFile
         self.subtitlesFile = subtitlesFile
         self.motFile = motFile
+        let cocoFile = configuration.cocoPath.map(PartialFile.init(path:))
+        self.cocoFile = cocoFile
         let telemetry = try RunTelemetry.load(configuration)
         self.telemetry = telemetry
         do { events = try EventLog(path: eventsFile?.partialPath, listener: telemetry?.listener) } catch {
@@ -51,6 +55,19 @@ final class AnalysisOutputs {
         } else {
             mot = nil
         }
+        if let cocoFile, let path = configuration.cocoPath {
+            do { coco = try COCOWriter(path: cocoFile.partialPath) } catch {
+                events.close()
+                eventsFile?.discard()
+                subtitles?.close()
+                subtitlesFile?.discard()
+                mot?.close()
+                motFile?.discard()
+                throw .cannotWrite(path: path, reason: Self.reason(error))
+            }
+        } else {
+            coco = nil
+        }
     }
 
     /// What to say when a file could not be created: the system's reason ("No space left on device") and what to
@@ -71,6 +88,7 @@ final class AnalysisOutputs {
         if let eventsFile { written.append((eventsFile, "events", events.writeFailure)) }
         if let subtitlesFile { written.append((subtitlesFile, "subtitles", subtitles?.writeFailure)) }
         if let motFile { written.append((motFile, "tracks", mot?.writeFailure)) }
+        if let cocoFile { written.append((cocoFile, "COCO results", coco?.writeFailure)) }
         return written
     }
 
@@ -102,6 +120,7 @@ final class AnalysisOutputs {
         events.close()
         subtitles?.close()
         mot?.close()
+        coco?.close()
         return written.compactMap { $0.file.settle(after: ending, what: $0.what, writeFailure: $0.failure) }
     }
 }

@@ -72,7 +72,7 @@ enum DestinationCheck {
     /// same name is not StreamLens's, though it has the same extension
     /// (OutputSafetyTests.aUsersOwnFileOfTheSameKindIsNotReplaced).
     enum SideFileKind: CustomStringConvertible {
-        case jsonReport, timeline, htmlPage, eventLines, subtitles, motTracks
+        case jsonReport, timeline, htmlPage, eventLines, subtitles, motTracks, cocoResults
 
         var description: String {
             switch self {
@@ -82,6 +82,7 @@ enum DestinationCheck {
             case .eventLines: "a StreamLens events file (JSON lines)"
             case .subtitles: "StreamLens speed-limit subtitles (WebVTT)"
             case .motTracks: "StreamLens tracks (MOTChallenge text)"
+            case .cocoResults: "StreamLens detections (COCO results JSON)"
             }
         }
 
@@ -116,6 +117,9 @@ enum DestinationCheck {
                 let fields = trimmed.prefix { !$0.isNewline }.split(separator: ",")
                 return fields.count == 10 && fields.suffix(3).allSatisfy { $0 == "-1" }
                     && fields.prefix(7).allSatisfy { Double($0) != nil }
+            case .cocoResults:
+                // ``COCOWriter`` writes its keys sorted: annotations first.
+                return trimmed.hasPrefix("{\"annotations\":[")
             }
         }
 
@@ -175,6 +179,7 @@ enum DestinationCheck {
             ("--report", configuration.reportPath, .jsonReport), ("--timeline", configuration.timelinePath, .timeline),
             ("--html", configuration.htmlPath, .htmlPage), ("--events", configuration.eventsPath, .eventLines),
             ("--subtitles", configuration.subtitlesPath, .subtitles), ("--export mot", configuration.motPath, .motTracks),
+            ("--export coco", configuration.cocoPath, .cocoResults),
         ]
         for case (let option, let path?, let kind) in reports {
             files.append(WrittenFile(option: option, path: path, kind: kind))

@@ -72,6 +72,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var subtitlesPath: String?
     /// Tracks in MOTChallenge text (`--export mot FILE`).
     public var motPath: String?
+    /// Tracked boxes as COCO detection results (`--export coco FILE`).
+    public var cocoPath: String?
     /// GPS telemetry: its source, its offset, the map exports (docs/guides/gps.md).
     public var telemetry = TelemetrySettings()
     /// Serve Prometheus metrics on this port while running (loopback only).
@@ -87,7 +89,7 @@ public struct RunConfiguration: Sendable, Equatable {
 
     /// The names of every file the run writes.
     var finalPaths: [String] {
-        [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath, motPath]
+        [output.partialFile?.destination, reportPath, htmlPath, timelinePath, eventsPath, subtitlesPath, motPath, cocoPath]
             .compactMap { $0 } + telemetry.exports.map(\.path)
     }
 

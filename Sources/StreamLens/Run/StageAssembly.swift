@@ -33,7 +33,7 @@ enum StageAssembly {
             options.frameHeight = format?.height
             OpenCVRuntime.configure(framesWaitForResults: configuration.syncAnalysis.isOn(policy: policy))
             let built: ObjectDetectionSetup.Built
-            do { built = try ObjectDetectionSetup.make(options, events: outputs.events, mot: outputs.mot, loading: .now) } catch {
+            do { built = try ObjectDetectionSetup.make(options, events: outputs.events, mot: outputs.mot, coco: outputs.coco, loading: .now) } catch {
                 let setIn = configuration.detectionSetIn
                 throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "detector", problem: "\(error)")
             }

@@ -5,7 +5,7 @@ import StreamLensCore
 public enum ObjectDetectionSetup {
     /// When the detector (the model) is loaded.
     public enum Loading: Sendable, Equatable {
-        /// In ``make(_:events:mot:clock:loading:)``: a missing or broken model stops the run before it starts, with
+        /// In ``make(_:events:mot:coco:clock:loading:)``: a missing or broken model stops the run before it starts, with
         /// one error naming the file.
         case now
         /// On the first analysed frame, on the analysis thread: a missing or broken model never stops the video;
@@ -21,7 +21,7 @@ public enum ObjectDetectionSetup {
 
     /// Checks every option (class-names file and cascade name included) and builds the stage and schedule.
     public static func make(
-        _ options: ObjectDetectionOptions, events: EventLog? = nil, mot: MOTWriter? = nil,
+        _ options: ObjectDetectionOptions, events: EventLog? = nil, mot: MOTWriter? = nil, coco: COCOWriter? = nil,
         clock: any MonotonicClock = SystemClock(), loading: Loading = .onFirstFrame
     ) throws -> Built {
         // The stage filters by the names detections carry: class ids in the filter become those names.
@@ -52,6 +52,7 @@ public enum ObjectDetectionSetup {
         stageConfiguration.breaker = options.breaker
         stageConfiguration.emitDetectionEvents = options.detectionEvents
         stageConfiguration.mot = mot
+        stageConfiguration.coco = coco
 
         var scheduleConfiguration = AdaptiveBudgetSchedule.Configuration()
         scheduleConfiguration.base = options.everyNthFrame.map { .everyNthFrame($0) } ?? .interval(options.interval)

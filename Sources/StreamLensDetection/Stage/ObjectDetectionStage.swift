@@ -47,6 +47,8 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         public var emitDetectionEvents = true
         /// Where tracks go in MOTChallenge text (`--export mot FILE`), if anywhere.
         public var mot: MOTWriter?
+        /// Where tracked boxes go as COCO detection results (`--export coco FILE`), if anywhere.
+        public var coco: COCOWriter?
 
         public init() {}
     }
@@ -152,10 +154,13 @@ public final class ObjectDetectionStage: AnalysisStage, @unchecked Sendable {
         }
         counters.withLock { $0.analysedFrames += 1 }
         let update = tracker.update(confident, lowConfidence: low, at: frame.pts)
-        if let mot = configuration.mot {
+        if configuration.mot != nil || configuration.coco != nil {
             // The tracks this frame saw (not the held ones), as drawn.
             let seen = Set(update.observed.compactMap(\.trackID))
-            mot.write(frame: frame.frameIndex + 1, detections: update.visible.filter { $0.trackID.map(seen.contains) == true })
+            let tracked = update.visible.filter { $0.trackID.map(seen.contains) == true }
+            configuration.mot?.write(frame: frame.frameIndex + 1, detections: tracked)
+            configuration.coco?.write(
+                frame: frame.frameIndex + 1, width: frame.sourceWidth, height: frame.sourceHeight, detections: tracked)
         }
         return publish(update, pts: frame.pts)
     }
