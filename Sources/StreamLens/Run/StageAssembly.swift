@@ -8,8 +8,8 @@ import StreamLensSigns
 import StreamLensStats
 import StreamLensText
 
-/// Builds the stages a configuration asks for, in drawing order: the privacy blur, overlays, then annotations (spotlight first, then
-/// boxes, labels, badge, HUD), then the frame stamp on top.
+/// Builds the stages a configuration asks for, in drawing order: the privacy blur, overlays, then annotations
+/// (spotlight first, then boxes, labels, badge, HUD), then the frame stamp on top.
 enum StageAssembly {
     /// - Parameters:
     ///   - format: the input's format when known (chooses the colour matrix of drawn colours).
@@ -33,7 +33,10 @@ enum StageAssembly {
             options.frameHeight = format?.height
             OpenCVRuntime.configure(framesWaitForResults: configuration.syncAnalysis.isOn(policy: policy))
             let built: ObjectDetectionSetup.Built
-            do { built = try ObjectDetectionSetup.make(options, events: outputs.events, mot: outputs.mot, coco: outputs.coco, loading: .now) } catch {
+            do {
+                built = try ObjectDetectionSetup.make(
+                    options, events: outputs.events, mot: outputs.mot, coco: outputs.coco, loading: .now)
+            } catch {
                 let setIn = configuration.detectionSetIn
                 throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "detector", problem: "\(error)")
             }
