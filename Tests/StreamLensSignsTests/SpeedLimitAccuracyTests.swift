@@ -39,12 +39,10 @@ struct SpeedLimitAccuracyTests {
 
     static func runTestSet() throws -> Outcome {
         let set = try SignTestSet.shared.get()
-        var clips: [ClipOutcome] = []
         let timings = OCRTimings(capacity: 8192)
-        for clip in set.clips {
-            // Every clip's OCR durations are pooled for the median.
-            clips.append(score(clip: clip, events: try set.speedLimitEvents(of: clip, poolingTimingsInto: timings)))
-        }
+        // Every clip's OCR durations are pooled for the median.
+        let events = try set.speedLimitEvents(ofEach: set.clips, poolingTimingsInto: timings)
+        let clips = zip(set.clips, events).map { score(clip: $0, events: $1) }
         let summary = timings.summary()
         return Outcome(clips: clips, ocrReads: summary.count, ocrMedian: summary.median)
     }

@@ -14,12 +14,10 @@ struct UsSpeedLimitAccuracyTests {
     static let outcome: Result<SpeedLimitAccuracyTests.Outcome, any Error> = Result {
         let set = try UsSignTestSet.shared.get()
         let timings = OCRTimings(capacity: 8192)
-        var clips: [SpeedLimitAccuracyTests.ClipOutcome] = []
-        for clip in set.clips {
-            let events = try set.speedLimitEvents(
-                of: clip, configuration: UsSignTestSet.configuration, poolingTimingsInto: timings)
-            clips.append(SpeedLimitAccuracyTests.score(
-                clip: clip, events: events, countedSize: countedSize, countedSeconds: countedSeconds))
+        let events = try set.speedLimitEvents(
+            ofEach: set.clips, configuration: UsSignTestSet.configuration, poolingTimingsInto: timings)
+        let clips = zip(set.clips, events).map {
+            SpeedLimitAccuracyTests.score(clip: $0, events: $1, countedSize: countedSize, countedSeconds: countedSeconds)
         }
         let summary = timings.summary()
         return SpeedLimitAccuracyTests.Outcome(clips: clips, ocrReads: summary.count, ocrMedian: summary.median)
@@ -59,19 +57,16 @@ struct UsSpeedLimitAccuracyTests {
     @Test func europeanSetInUsModeProducesNoEvent() throws {
         let set = try SignTestSet.shared.get()
         let timings = OCRTimings(capacity: 8192)
-        var clipsWithEvents: [String] = []
         var roundSigns = 0
-        var clipCount = 0
-        for clip in set.clips {
-            if clip.kind == "sign" {
-                roundSigns += 1
-                guard roundSigns % 4 == 1 else { continue }
-            }
-            clipCount += 1
-            let events = try set.speedLimitEvents(
-                of: clip, configuration: UsSignTestSet.configuration, poolingTimingsInto: timings)
-            if !events.isEmpty { clipsWithEvents.append("\(clip.name): \(events.map { $0.value })") }
+        let chosen = set.clips.filter { clip in
+            guard clip.kind == "sign" else { return true }
+            roundSigns += 1
+            return roundSigns % 4 == 1
         }
+        let clipCount = chosen.count
+        let events = try set.speedLimitEvents(
+            ofEach: chosen, configuration: UsSignTestSet.configuration, poolingTimingsInto: timings)
+        let clipsWithEvents = zip(chosen, events).filter { !$1.isEmpty }.map { "\($0.name): \($1.map { $0.value })" }
         print("EU set in US mode: \(clipCount) clips, OCR reads \(timings.summary().count), "
             + "clips with events \(clipsWithEvents.count)")
         #expect(clipCount >= 50)

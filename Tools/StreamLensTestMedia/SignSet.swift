@@ -54,10 +54,10 @@ public struct SignSet: Decodable, Sendable {
             switch self {
             case .missing(let path):
                 "no sign set at \(path): run scripts/datasets/fetch-media.sh, then the set's script (scripts/datasets/make-sign-testset.sh "
-                    + "or scripts/make-*-set.sh)"
+                    + "or scripts/datasets/make-*-set.sh)"
             case .outdated(let found, let expected, let folder):
                 "sign set in \(folder) is version \(found), \(expected) expected: run the script that made it again "
-                    + "(scripts/datasets/make-sign-testset.sh or scripts/make-*-set.sh)"
+                    + "(scripts/datasets/make-sign-testset.sh or scripts/datasets/make-*-set.sh)"
             case .generatorFailed(let script, let message):
                 "\(script) failed: \(message)"
             }

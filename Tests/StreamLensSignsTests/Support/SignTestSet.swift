@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StreamLensCore
 import StreamLensTestMedia
 @testable import StreamLensSigns
@@ -44,6 +45,33 @@ extension SignSet {
         stage.finish(at: lastPTS)
         for sample in stage.ocrTimings.samples() { timings.record(sample) }
         return try capture.events()
+    }
+
+    /// ``speedLimitEvents(of:configuration:poolingTimingsInto:)`` for each of `clips`, in order, on as many threads as
+    /// the machine has cores: each clip gets a stage of its own, so the events are those of running the clips one
+    /// after another. The set runs in half the time on two cores (the stage reads one frame at a time on one thread).
+    func speedLimitEvents(
+        ofEach clips: [Clip], configuration: SpeedLimitConfiguration = SpeedLimitConfiguration(),
+        poolingTimingsInto timings: OCRTimings
+    ) throws -> [[SpeedLimitEvent]] {
+        let results = Mutex<[Int: Result<[SpeedLimitEvent], any Error>]>([:])
+        let next = Mutex(0)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, clips.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.withLock { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < clips.count else { return }
+                let outcome = Result {
+                    try speedLimitEvents(of: clips[index], configuration: configuration, poolingTimingsInto: timings)
+                }
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        let collected = results.withLock { $0 }
+        return try clips.indices.map { try collected[$0]!.get() }
     }
 
     /// Calls `body` with each sign clip's frame where its sign is largest (at least `minimumWidth` px wide), the sign,
