@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interleaved before/after comparison of streamlens builds on the whole dashcam job (issue 13).
+"""Interleaved before/after comparison of streamlens builds on the whole dashcam job.
 
     python3 Benchmarks/compare_builds.py ROUNDS NAME=BINARY[:EXTRA ARGS] ...
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The sign reader's cost on its own (issue 9's reader-on/off ratio): interleaved runs of streamlens builds reading
+"""The sign reader's cost on its own (the reader-on/off ratio): interleaved runs of streamlens builds reading
 signs on the dashcam clip, and of the first build without the reader.
 
     python3 Benchmarks/reader_on_off.py ROUNDS NAME=BINARY ...

@@ -78,7 +78,7 @@ def jobs(tmp):
             ("streamlens without detection", [STREAMLENS, "run", "--input", CLIP, "--quiet",
                                               "--output", f"{x264}{tmp}/sl-nodet.mp4", "--annotate", "boxes,labels"]),
         ],
-        # The same job as GStreamer elements in a gst-launch pipeline (issue 11): detection waits for its thread on a
+        # The same job as GStreamer elements in a gst-launch pipeline: detection waits for its thread on a
         # file (sync-analysis=on) exactly as the command line does, and the same annotator draws boxes and labels.
         "plugin": [
             ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--quiet", "--output", f"{x264}{tmp}/sl-cli.mp4",
@@ -96,7 +96,7 @@ def jobs(tmp):
                    f"! streamlensdetect detector=hog sync-analysis=on ! streamlensannotate "
                    f"! {x264}{tmp}/gst-el-nq.mp4")),
         ],
-        # The whole dashcam job of issue 13 against the bare decode → encode of the same clip: sign reading and HOG
+        # The whole dashcam job against the bare decode → encode of the same clip: sign reading and HOG
         # people detection drawn on every frame, frame-accurate (--sync-analysis, on by default for files) and not.
         "dashcam": [
             ("streamlens", [STREAMLENS, "run", "--input", CLIP, "--quiet", "--output", f"{tmp}/sl-dashcam.mp4",

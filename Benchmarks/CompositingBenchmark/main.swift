@@ -2,7 +2,7 @@
 //
 //   Benchmarks/run-compositing-benchmark.sh [iterations]
 //
-// Scenario of issue 4: three overlay tiles (one 384×384, two 128×128, soft-edged discs like a logo clip) plus ten
+// The scenario: three overlay tiles (one 384×384, two 128×128, soft-edged discs like a logo clip) plus ten
 // detection boxes with labels, on an I420 and an NV12 1920×1080 frame; then the other annotators on their own.
 // Prints median, mean and 99th percentile per frame and, when the run script preloads the allocation counter, heap
 // allocations per frame. The script pins it to one core; results go to docs/figures/performance.md, never into tests.

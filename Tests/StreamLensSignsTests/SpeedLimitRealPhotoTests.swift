@@ -116,7 +116,7 @@ struct SpeedLimitRealPhotoTests {
     }
 
     /// The checks every real set's signs get (this suite's and ``UsSpeedLimitRealPhotoTests``'): enough counted signs,
-    /// no wrong limit, one event per physical sign, and recall against issue 9's 95 % (a known issue until met).
+    /// no wrong limit, one event per physical sign, and recall against the 95 % target (a known issue until met).
     static func expectReadAndNoneWrong(_ outcome: Outcome, folder: String) {
         let report = report(outcome, folder: folder)
         print(report)
@@ -130,7 +130,7 @@ struct SpeedLimitRealPhotoTests {
         for (clip, result) in zip(outcome.set.clips, outcome.clips) where clip.kind == "sign" {
             #expect(result.events.count <= clip.signs.count, "\(clip.name) wrote \(result.events.map { "\($0.value)@\($0.start)" })")
         }
-        // The target of issue 9. Reached on the second set at 56–150 px, not yet on the others (docs/figures/accuracy.md
+        // The 95 % target. Reached on the second set at 56–150 px, not yet on the others (docs/figures/accuracy.md
         // has the figures): a known issue that some sets pass. It goes once every set reaches it.
         withKnownIssue("recall on real photos is below the 95 % target: see docs/figures/accuracy.md", isIntermittent: true) {
             #expect(Double(counted - missed) >= 0.95 * Double(counted), "\(report)")

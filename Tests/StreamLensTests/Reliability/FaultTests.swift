@@ -50,8 +50,8 @@ import Glibc
         #expect(report.decoded < 250)
     }
 
-    /// The output refuses the caps before it ever prerolls (the hang of issue 10: the processing thread was stuck
-    /// in the appsrc push for ever, and SIGTERM did not help).
+    /// The output refuses the caps before it ever prerolls (the processing thread once hung in the appsrc push
+    /// for ever, and SIGTERM did not help).
     @Test func anOutputThatRefusesTheCapsEndsTheRunAtOnce() async throws {
         let folder = try makeTemporaryFolder()
         let input = try await Corpus.file("odd-720x405.mpg")
