@@ -9,7 +9,7 @@ struct SpeedLimitChart {
     static let width = 1216.0
     static let height = 280.0
     private static let left = 64.0, right = 1200.0
-    private static let top = 14.0, bottom = 236.0
+    private static let top = 26.0, bottom = 236.0
 
     func render() -> String {
         var svg = SVGCanvas(width: Self.width, height: Self.height)
@@ -27,7 +27,7 @@ struct SpeedLimitChart {
             svg.text(SVGCanvas.number(gridLine), x: Self.left - 6, y: y(gridLine) + 4, className: "tick", anchor: "end")
             gridLine += yStep
         }
-        svg.text(profile.unit, x: 4, y: Self.top + 4, className: "axis-title")
+        svg.text(profile.unit, x: 4, y: 12, className: "axis-title")
         let timeStep = TimelineChart.niceStep(span / 8)
         var tick = (profile.start / timeStep).rounded(.up) * timeStep
         while tick <= profile.end + 1e-9 {
