@@ -71,7 +71,85 @@ enum SignDrives {
     }
 }
 
+/// A real batch: two recordings of the sign test set's 50 then 80 (with road between, GPSRunTests' clip), both on
+/// the real Visnjan drive (scripts/fetch-gps-samples.sh) at the same offset: each sign is passed twice at one place.
+enum SignBatch {
+    static let drive = repositoryRoot.appendingPathComponent(".media-cache/gps/around-visnjan-with-car.gpx")
+    static let signSet = repositoryRoot.appendingPathComponent(".media-cache/sign-testset")
+    static var available: Bool {
+        FileManager.default.fileExists(atPath: drive.path)
+            && FileManager.default.fileExists(atPath: signSet.appendingPathComponent("sequence_50_then_80.i420").path)
+    }
+
+    /// `day1/20240501_093000.mkv` and `day2/20240502_080000.mkv` in a new folder: the 50 sign, 12 s of road, the 80.
+    static func recordings() async throws -> URL {
+        let frameBytes = 640 * 272 * 3 / 2
+        let sequence = try Data(contentsOf: signSet.appendingPathComponent("sequence_50_then_80.i420"))
+        let road = try Data(contentsOf: signSet.appendingPathComponent("background_only.i420"))
+        func frames(_ data: Data, _ range: Range<Int>) -> Data { data.subdata(in: range.lowerBound * frameBytes..<range.upperBound * frameBytes) }
+        let roadFrames = road.count / frameBytes
+        var raw = frames(sequence, 0..<16)
+        for index in 0..<150 { raw += frames(road, index % roadFrames..<index % roadFrames + 1) }
+        raw += frames(sequence, 16..<32)
+        let folder = try makeTemporaryFolder()
+        let rawFile = folder.appendingPathComponent("drive.i420")
+        try raw.write(to: rawFile)
+        let inputs = folder.appendingPathComponent("in")
+        for name in ["day1/20240501_093000.mkv", "day2/20240502_080000.mkv"] {
+            let clip = inputs.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: clip.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let made = try await runCommand("/usr/bin/gst-launch-1.0", [
+                "-q", "filesrc", "location=\(rawFile.path)", "!", "rawvideoparse", "format=i420", "width=640", "height=272",
+                "framerate=25/2", "!", "avenc_ffv1", "!", "matroskamux", "!", "filesink", "location=\(clip.path)",
+            ])
+            try #require(made.status == 0, "\(made.standardError)")
+        }
+        return inputs
+    }
+
+    /// Runs the batch into `catalog` (nil: its default SQLite file) and checks the map: two signs, each passed twice.
+    static func run(catalog: String?) async throws {
+        let inputs = try await recordings()
+        let output = inputs.deletingLastPathComponent().appendingPathComponent("out")
+        let batch = try await streamlens(
+            ["batch", inputs.path, "--output-dir", output.path, "--quiet", "--output", "null", "--speed-limits", "eu",
+             "--gps", drive.path, "--gps-offset", "-100"] + (catalog.map { ["--catalog", $0] } ?? []))
+        #expect(batch.status == 0, "\(batch.standardError)")
+        let url = catalog ?? "sqlite:" + output.appendingPathComponent("catalog.sqlite").path
+        let map = output.appendingPathComponent("signs.geojson")
+        let result = try await streamlens(["events", "--catalog", url, "--geojson", map.path])
+        #expect(result.standardOutput == "2 sign(s) from 4 sighting(s) in 2 file(s) written to \(map.path)\n",
+                "\(result.standardOutput) \(result.standardError)")
+        let features = try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: map)) as? [String: Any])?["features"] as? [[String: Any]])
+        let properties = features.compactMap { $0["properties"] as? [String: Any] }
+        #expect(properties.map { $0["value"] as? Int } == [50, 80] && properties.allSatisfy { $0["count"] as? Int == 2 })
+        // Each point is where the events put the sign.
+        let events = try await streamlens(["events", "--catalog", url, "--type", "speed_limit", "--file", "20240501_*"])
+        let positions = events.standardOutput.split(separator: "\n").compactMap {
+            ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["position"] as? [String: Double]
+        }
+        let points = features.compactMap { ($0["geometry"] as? [String: Any])?["coordinates"] as? [Double] }
+        #expect(positions.count == 2 && points.map { [$0[1], $0[0]] } == positions.map { [$0["lat"]!, $0["lon"]!] })
+    }
+}
+
 @Suite(.serialized) struct SignMapTests {
+    @Test(.enabled(if: SignBatch.available, "run scripts/make-sign-testset.sh and scripts/fetch-gps-samples.sh"))
+    func aBatchKeepsThePositionsOfTheSignsItsRunsPassed() async throws {
+        try await SignBatch.run(catalog: nil)
+    }
+
+    @Test(.enabled(if: SignBatch.available && PostgresServer.unavailableReason == nil, "no sign test set, GPS samples or PostgreSQL"))
+    func aBatchKeepsThePositionsOfTheSignsInAPostgresCatalog() async throws {
+        let server = try await PostgresServer.start()
+        do { try await SignBatch.run(catalog: server.url) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test func signsSeenTwiceAtOnePlaceAreOnePointInAnSQLiteCatalog() async throws {
         let folder = try makeTemporaryFolder()
         let path = folder.appendingPathComponent("catalog.sqlite").path
