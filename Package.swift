@@ -152,7 +152,7 @@ let package = Package(
             // at start, and none of the 40 000 Swift symbols exported (the static runtime asks for
             // `-export-dynamic`; nothing loads symbols from this executable). −7 MiB peak RSS
             // (docs/figures/performance.md). The functions a run executes laid out together, in the order
-            // scripts/make-function-order.sh recorded in Generated/ (lld skips its '#' header lines): the kernel maps
+            // scripts/generate/make-function-order.sh recorded in Generated/ (lld skips its '#' header lines): the kernel maps
             // code 64 KiB around each page executed, and scattered they kept 12 MiB of code resident, together 6. A
             // function missing from the list lands where it would without it.
             linkerSettings: [
@@ -184,7 +184,7 @@ let package = Package(
         ),
 
         // MARK: Tools
-        // Writes docs/reference/options.md from the option schema (scripts/generate-reference.sh).
+        // Writes docs/reference/options.md from the option schema (scripts/generate/generate-reference.sh).
         .executableTarget(name: "streamlens-reference", dependencies: ["StreamLensOptions"], path: "Tools/streamlens-reference"),
         // Fetched media, decoded clips and the sign sets on disk, for the tests and the diagnostics.
         .target(name: "StreamLensTestMedia", dependencies: ["StreamLensCore"], path: "Tools/StreamLensTestMedia"),

@@ -3,7 +3,7 @@
 # reader has work on (bikes-1080p.mp4 has no speed sign: its reader mostly locates and rejects).
 #
 # Usage: Benchmarks/make-sign-clip.sh [CLIPS]      (default 22 clips; about 18 s of video)
-#   Reads the Road Sign Detection real-photo set (scripts/make-road-sign-photo-set.sh; git-ignored, not committed:
+#   Reads the Road Sign Detection real-photo set (scripts/datasets/make-road-sign-photo-set.sh; git-ignored, not committed:
 #   its photographs are not ours to publish) from $STREAMLENS_REAL_SIGN_SET (default .media-cache/road-sign-photos):
 #   its first CLIPS held-out sign clips pasted into bikes-1080p.mp4, one frame per 80 ms, each shown for two frames
 #   at 25 fps (the reader's cadence sees every one). Writes .media-cache/bench/signs-1080p.mp4 and prints its path.
@@ -15,7 +15,7 @@ set_dir=${STREAMLENS_REAL_SIGN_SET:-.media-cache/road-sign-photos}
 heldout="$set_dir/clips/heldout"
 output=.media-cache/bench/signs-1080p.mp4
 if [[ ! -f "$heldout/testset.json" ]]; then
-    echo "make-sign-clip: no real-photo set in $set_dir: build it with scripts/make-road-sign-photo-set.sh (MEDIA.md)" >&2
+    echo "make-sign-clip: no real-photo set in $set_dir: build it with scripts/datasets/make-road-sign-photo-set.sh (MEDIA.md)" >&2
     exit 2
 fi
 mkdir -p "$(dirname "$output")"

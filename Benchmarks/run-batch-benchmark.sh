@@ -5,7 +5,7 @@
 # process, children included) for each, and the catalog's overhead per file.
 #
 # Usage: Benchmarks/run-batch-benchmark.sh [streamlens-binary]   (default .build/release/streamlens)
-# The clips are cut here from the real media in .media-cache (scripts/fetch-media.sh): 10 s each, never committed.
+# The clips are cut here from the real media in .media-cache (scripts/datasets/fetch-media.sh): 10 s each, never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 streamlens=$(realpath "${1:-.build/release/streamlens}")

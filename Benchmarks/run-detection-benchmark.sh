@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Inference time per analysed frame of each detection backend (median, p95) on real frames of vtest.avi.
-# Needs the media (scripts/fetch-media.sh) and the onnx Python package. Builds streamlens-diagnostics (release) in
+# Needs the media (scripts/datasets/fetch-media.sh) and the onnx Python package. Builds streamlens-diagnostics (release) in
 # .build-bench-detection and runs its detection-bench command; prints one "bench-detection:" line per backend.
 # Figures: docs/figures/performance.md.
 # Usage: Benchmarks/run-detection-benchmark.sh [FRAMES]            (default 40 frames per backend)

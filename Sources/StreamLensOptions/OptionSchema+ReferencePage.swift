@@ -1,9 +1,9 @@
 extension OptionSchema {
     /// docs/reference/options.md: every option with its names in each place, its values, default and help.
-    /// `scripts/generate-reference.sh` writes it; `OptionSchemaTests.theReferencePageIsCurrent` fails when it is stale.
+    /// `scripts/generate/generate-reference.sh` writes it; `OptionSchemaTests.theReferencePageIsCurrent` fails when it is stale.
     public static func referencePage() -> String {
         var lines = [
-            "<!-- Generated from Sources/StreamLensOptions/OptionSchema.swift by scripts/generate-reference.sh: do not edit. -->",
+            "<!-- Generated from Sources/StreamLensOptions/OptionSchema.swift by scripts/generate/generate-reference.sh: do not edit. -->",
             "# Options",
             "",
             "Every option of StreamLens, declared once in `OptionSchema`: the command line (`streamlens run`, and "

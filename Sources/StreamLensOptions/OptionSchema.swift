@@ -64,7 +64,7 @@ public enum OptionSchema {
         help: "The object detector: hog (OpenCV's people detector), yolov8n (Ultralytics YOLOv8n, COCO's 80 "
             + "classes, letterboxed 640 wide, keeping person, bicycle, car, motorcycle, bus, truck, traffic light and "
             + "stop sign unless classes says otherwise; its weights are AGPL-3.0 and installed on request by "
-            + "`bash scripts/install-detector-model.sh yolov8n`), cascade:NAME|PATH (fullbody, upperbody, "
+            + "`bash scripts/models/install-detector-model.sh yolov8n`), cascade:NAME|PATH (fullbody, upperbody, "
             + "frontalface, licence_plate or a cascade XML file) or onnx:PATH (a YOLO v5/v8/v11 network).")
     public static let confidence = OptionSpec(
         flag: "confidence", key: "stages.detector.confidence", properties: [.init(Element.detect, "confidence")],
@@ -139,7 +139,7 @@ public enum OptionSchema {
     public static let textLineModel = OptionSpec(
         flag: "text-line-model", key: "stages.speed_limits.text_line_model",
         properties: [.init(Element.signs, "text-line-model", default: .text(""))], kind: .path,
-        unset: "the one scripts/install-text-line-model.sh installed, if any",
+        unset: "the one scripts/models/install-text-line-model.sh installed, if any",
         help: "The speed-limit reader's text-line recogniser: a model file, or off for none.")
 
     // MARK: - Drawing

@@ -20,7 +20,7 @@ public enum SignsError: Error, Sendable, CustomStringConvertible {
             "cannot write subtitles to '\(path)': \(reason); check that the folder exists, is writable and has room"
         case .textLineModelUnusable(let path, let reason):
             // Worded for both callers: the command line and the streamlenssigns element.
-            "cannot use the text-line model '\(path)' (\(reason)): run scripts/install-text-line-model.sh, or turn "
+            "cannot use the text-line model '\(path)' (\(reason)): run scripts/models/install-text-line-model.sh, or turn "
                 + "the model off (--text-line-model off; streamlenssigns: text-line-model=off)"
         }
     }

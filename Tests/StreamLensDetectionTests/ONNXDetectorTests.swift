@@ -4,7 +4,7 @@ import Testing
 
 @testable import StreamLensDetection
 
-/// Decoding of YOLO outputs from models whose outputs are known exactly (scripts/make-test-onnx.py).
+/// Decoding of YOLO outputs from models whose outputs are known exactly (scripts/datasets/make-test-onnx.py).
 ///
 /// Every test analyses a 640×360 frame that stands for a 1280×720 source. The 320×320 network input holds it
 /// letterboxed at scale 0.5 (320×180) with 70 rows of padding above, so a network box (cx, cy, w, h) lands at

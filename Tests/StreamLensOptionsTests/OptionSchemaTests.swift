@@ -13,7 +13,7 @@ struct OptionSchemaTests {
     @Test func theReferencePageIsCurrent() throws {
         let page = Self.root.appendingPathComponent("docs/reference/options.md")
         let written = try String(contentsOf: page, encoding: .utf8)
-        #expect(written == OptionSchema.referencePage(), "docs/reference/options.md is stale: run scripts/generate-reference.sh")
+        #expect(written == OptionSchema.referencePage(), "docs/reference/options.md is stale: run scripts/generate/generate-reference.sh")
     }
 
     @Test func theReferencePageListsEveryOptionInEveryPlace() {

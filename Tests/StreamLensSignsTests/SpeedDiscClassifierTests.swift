@@ -4,7 +4,7 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// The second recogniser on its own: a network trained only on rendered digits (scripts/make-speed-disc-model.py), it
+/// The second recogniser on its own: a network trained only on rendered digits (scripts/generate/make-speed-disc-model.py), it
 /// must name the value of the generated set's signs (rendered by another script, on real footage, through the locator
 /// and cropper) and must not call an empty disc a speed.
 struct SpeedDiscClassifierTests {

@@ -5,13 +5,13 @@ import Testing
 @testable import StreamLensSigns
 
 /// Runs the stage over real photographs of real signs (GTSRB) pasted into real footage (bikes-1080p.mp4,
-/// vtest.avi) by scripts/make-real-sign-set.sh, plus real prohibitory signs that are not speed limits and the
+/// vtest.avi) by scripts/datasets/make-real-sign-set.sh, plus real prohibitory signs that are not speed limits and the
 /// footage alone. GTSRB may not be committed, so the set exists only where someone built it; without it these
 /// tests are skipped with a line saying how to build it.
 ///
 /// `STREAMLENS_REAL_SIGN_SET` (default `<repo>/.media-cache/gtsrb`) names the set; `STREAMLENS_REAL_SIGN_SPLIT`
 /// picks `heldout` (default: the half nobody tuned on) or `dev`. The second and third real sets
-/// (scripts/make-road-sign-photo-set.sh, scripts/make-gtsdb-sign-set.sh: other photographs, all held out) have the
+/// (scripts/datasets/make-road-sign-photo-set.sh, scripts/datasets/make-gtsdb-sign-set.sh: other photographs, all held out) have the
 /// same format and are run by pointing `STREAMLENS_REAL_SIGN_SET` at them.
 struct SpeedLimitRealPhotoTests {
     static let expectedGeneratorVersion = SignTestSet.Version.realPhoto
@@ -29,7 +29,7 @@ struct SpeedLimitRealPhotoTests {
 
     static var isPresent: Bool { FileManager.default.fileExists(atPath: "\(folder)/testset.json") }
     static let absentNote: Comment = """
-        no real-photo sign set (GTSRB is not committed): build it with scripts/make-real-sign-set.sh GTSRB_GIT_DIR \
+        no real-photo sign set (GTSRB is not committed): build it with scripts/datasets/make-real-sign-set.sh GTSRB_GIT_DIR \
         (MEDIA.md, 'Real sign photographs')
         """
 

@@ -4,14 +4,14 @@ import Testing
 
 @testable import StreamLensSigns
 
-/// The reader's third recogniser: PP-OCRv4's text-line network (installed by scripts/install-text-line-model.sh,
+/// The reader's third recogniser: PP-OCRv4's text-line network (installed by scripts/models/install-text-line-model.sh,
 /// which scripts/setup.sh runs) reading the grey band across a disc's middle.
 struct TextLineRecogniserTests {
     /// The installed model, or a failed expectation naming the script that installs it.
     static func installedRecogniser() throws -> TextLineRecogniser {
         let path = try #require(
             TextLineRecogniser.installedModel(),
-            "no text-line model in \(TextLineRecogniser.defaultModelPaths()): run scripts/install-text-line-model.sh")
+            "no text-line model in \(TextLineRecogniser.defaultModelPaths()): run scripts/models/install-text-line-model.sh")
         return try TextLineRecogniser(modelPath: path)
     }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import StreamLensSigns
 
 /// Runs the US reader (`--speed-limits us`) over the generated US set (R2-1 plates pasted into real bikes.mp4
-/// frames, scripts/make-us-sign-testset.sh) and over the whole EU set, and scores its events.
+/// frames, scripts/datasets/make-us-sign-testset.sh) and over the whole EU set, and scores its events.
 struct UsSpeedLimitAccuracyTests {
     /// Signs at least this large (pixels, the larger side) and visible this long (seconds) count for recall.
     static let countedSize = 40

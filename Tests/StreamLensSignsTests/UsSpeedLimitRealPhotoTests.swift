@@ -4,7 +4,7 @@ import Testing
 @testable import StreamLensSigns
 
 /// Runs the stage in its US profile over real photographs of US "SPEED LIMIT" signs: frames from a car's dash camera
-/// on US roads (scripts/make-us-sign-photo-set.sh), each shown still for about a second with the sign where the camera
+/// on US roads (scripts/datasets/make-us-sign-photo-set.sh), each shown still for about a second with the sign where the camera
 /// saw it. The photographs may not be committed, so the set exists only where someone built it; without it these
 /// tests are skipped with a line saying how to build it.
 ///
@@ -19,7 +19,7 @@ struct UsSpeedLimitRealPhotoTests {
     static var isPresent: Bool { FileManager.default.fileExists(atPath: "\(folder)/testset.json") }
     static let absentNote: Comment = """
         no real-photo set of US signs (the photographs are not committed): build it with \
-        scripts/make-us-sign-photo-set.sh DATASET_GIT_DIR (MEDIA.md, 'Real photographs of US signs')
+        scripts/datasets/make-us-sign-photo-set.sh DATASET_GIT_DIR (MEDIA.md, 'Real photographs of US signs')
         """
 
     static let outcome: Result<SpeedLimitRealPhotoTests.Outcome, any Error> = Result {

@@ -78,7 +78,7 @@ struct GPMFReaderTests {
         .enabled(
             if: gpsSample("max-heromode.mp4") != nil,
             """
-            needs .media-cache/gps/max-heromode.mp4 (scripts/fetch-gps-samples.sh, from a gpmf-parser mirror); the \
+            needs .media-cache/gps/max-heromode.mp4 (scripts/datasets/fetch-gps-samples.sh, from a gpmf-parser mirror); the \
             cut in Tests/Fixtures carries the same payloads
             """))
     func fullSampleMatchesCut() throws {

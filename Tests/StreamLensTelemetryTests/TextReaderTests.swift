@@ -47,7 +47,7 @@ struct TextReaderTests {
 
     @Test(
         "NMEA: pynmea2's example log — one GGA among other sentences and a line of junk",
-        .enabled(if: gpsSample("pynmea2-data.log") != nil, "run scripts/fetch-gps-samples.sh"))
+        .enabled(if: gpsSample("pynmea2-data.log") != nil, "run scripts/datasets/fetch-gps-samples.sh"))
     func pynmeaLog() throws {
         let track = try TrackLoader.load(path: gpsSample("pynmea2-data.log")!)
         #expect(track.source == .nmea && track.fixes.count == 1)
@@ -84,7 +84,7 @@ struct TextReaderTests {
 
     @Test(
         "GPX: a real car drive (gpxpy's around-visnjan-with-car.gpx): count, ends, and length as gpxpy measures it",
-        .enabled(if: gpsSample("around-visnjan-with-car.gpx") != nil, "run scripts/fetch-gps-samples.sh"))
+        .enabled(if: gpsSample("around-visnjan-with-car.gpx") != nil, "run scripts/datasets/fetch-gps-samples.sh"))
     func gpxRealDrive() throws {
         let track = try TrackLoader.load(path: gpsSample("around-visnjan-with-car.gpx")!)
         #expect(track.source == .gpx && track.fixes.count == 104)
@@ -101,7 +101,7 @@ struct TextReaderTests {
 
     @Test(
         "GPX 1.0 speed elements (gpxpy's track_with_speed.gpx)",
-        .enabled(if: gpsSample("track_with_speed.gpx") != nil, "run scripts/fetch-gps-samples.sh"))
+        .enabled(if: gpsSample("track_with_speed.gpx") != nil, "run scripts/datasets/fetch-gps-samples.sh"))
     func gpxSpeed() throws {
         let track = try TrackLoader.load(path: gpsSample("track_with_speed.gpx")!)
         #expect(track.fixes.map(\.speed) == [1.2, 2.2, 3.2])

@@ -15,7 +15,7 @@ import Testing
     /// HOG on the campus pedestrians clip (opencv-doc vtest.avi, msmpeg4v3): every frame out, people found and
     /// tracked, detection and track events written, the detector's own figures in the report.
     @Test func hogFindsAndTracksPeopleInRealFootage() async throws {
-        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/fetch-media.sh")
+        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/datasets/fetch-media.sh")
         let folder = try makeTemporaryFolder()
         let events = folder.appendingPathComponent("events.jsonl")
         let reportPath = folder.appendingPathComponent("report.json")
@@ -50,7 +50,7 @@ import Testing
     /// in the stream (analysed once a second at 10 fps: frames 1, 11, 21…), the same ids as the events, the file
     /// under its name once the run ends.
     @Test func motExportWritesTheTracksOfEveryAnalysedFrame() async throws {
-        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/fetch-media.sh")
+        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/datasets/fetch-media.sh")
         let folder = try makeTemporaryFolder()
         let mot = folder.appendingPathComponent("tracks.txt")
         let events = folder.appendingPathComponent("events.jsonl")
@@ -80,7 +80,7 @@ import Testing
     /// `--export coco FILE` beside `--export mot FILE`: the same tracked boxes as COCO detection results, one image
     /// per analysed frame (id = the MOT frame number, the source size), `person` as category 1, written whole.
     @Test func cocoExportHoldsTheSameBoxesAsTheMOTExport() async throws {
-        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/fetch-media.sh")
+        try #require(FileManager.default.fileExists(atPath: Self.pedestrians.path), "run scripts/datasets/fetch-media.sh")
         let folder = try makeTemporaryFolder()
         let mot = folder.appendingPathComponent("tracks.txt")
         let coco = folder.appendingPathComponent("detections.json")

@@ -4,7 +4,7 @@ import Testing
 import StreamLensCore
 
 /// Frame-accurate annotations (`--sync-analysis`): a generated clip with a white square moving a known number of
-/// pixels per frame, found by the generated centroid ONNX model (scripts/make-test-onnx.py), and the box the run
+/// pixels per frame, found by the generated centroid ONNX model (scripts/datasets/make-test-onnx.py), and the box the run
 /// drew found again in the output pixels.
 @Suite(.serialized) struct FrameAccuracyTests {
     static let size = 320
@@ -45,7 +45,7 @@ import StreamLensCore
         let directory = folder.appendingPathComponent("onnx")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path, directory.path]
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/datasets/make-test-onnx.py").path, directory.path]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "make-test-onnx.py failed (is the onnx Python package installed?)")

@@ -7,7 +7,7 @@ import Testing
 @testable import StreamLens
 
 /// GPS through the command line: a real car drive (gpxpy's around-visnjan-with-car.gpx, a Garmin eTrex 20x log;
-/// scripts/fetch-gps-samples.sh) lined up with a clip of generated signs whose limit changes from 50 to 80
+/// scripts/datasets/fetch-gps-samples.sh) lined up with a clip of generated signs whose limit changes from 50 to 80
 /// (the sign test set's two-sign sequence with road between the signs).
 @Suite(.serialized) struct GPSRunTests {
     static let drive = repositoryRoot.appendingPathComponent(".media-cache/gps/around-visnjan-with-car.gpx")
@@ -35,7 +35,7 @@ import Testing
         return try await SpeedLimitRunTests.playableClip("fifty_road_eighty", width: 640, height: 272, in: folder, from: folder)
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: drive.path), "run scripts/fetch-gps-samples.sh"))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: drive.path), "run scripts/datasets/fetch-gps-samples.sh"))
     func speedingIsWhereTheDriveWasOverTheReadLimitAndNowhereElse() async throws {
         let folder = try makeTemporaryFolder()
         let clip = try await Self.signClip(in: folder)

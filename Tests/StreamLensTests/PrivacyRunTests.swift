@@ -6,7 +6,7 @@ import Testing
 @testable import StreamLens
 
 /// `--blur faces` end to end on real photographs of faces pasted into real street footage
-/// (scripts/make-privacy-testset.sh: a footballer from Debian's opencv-doc and an astronaut from scikit-image's data,
+/// (scripts/datasets/make-privacy-testset.sh: a footballer from Debian's opencv-doc and an astronaut from scikit-image's data,
 /// moving and growing across bikes.mp4), checked with an independent detector: OpenCV's Haar frontal-face cascade
 /// (Debian opencv-data), not the CenterFace network that finds the faces to blur.
 @Suite struct PrivacyRunTests {
@@ -15,7 +15,7 @@ import Testing
     static var isReady: Bool {
         CenterFaceDetector.installedPath() != nil && FileManager.default.fileExists(atPath: clip.path)
     }
-    static let notReady: Comment = "needs bash scripts/install-privacy-models.sh and bash scripts/make-privacy-testset.sh"
+    static let notReady: Comment = "needs bash scripts/models/install-privacy-models.sh and bash scripts/datasets/make-privacy-testset.sh"
 
     /// Where the testset's JSON says each face is on each frame (x, y, side).
     struct Listing: Decodable {

@@ -4,7 +4,7 @@ import Testing
 @testable import StreamLens
 
 /// Speed-limit reading through the command line, on clips of the generated sign test set
-/// (scripts/make-sign-testset.sh, run by scripts/test.sh).
+/// (scripts/datasets/make-sign-testset.sh, run by scripts/test.sh).
 @Suite(.serialized) struct SpeedLimitRunTests {
     static let testSet: URL = {
         if let folder = ProcessInfo.processInfo.environment["STREAMLENS_SIGN_TESTSET"], !folder.isEmpty {
@@ -28,7 +28,7 @@ import Testing
         x264Preset: String = "medium", scaledTo scaled: (width: Int, height: Int)? = nil, from set: URL = testSet
     ) async throws -> URL {
         let raw = set.appendingPathComponent("\(name).i420")
-        try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/make-sign-testset.sh")
+        try #require(FileManager.default.fileExists(atPath: raw.path), "no sign test set: run scripts/datasets/make-sign-testset.sh")
         let output = folder.appendingPathComponent(still ? "\(name).png" : x264Quantizer == nil ? "\(name).mkv" : "\(name).mp4")
         let encoder = still ? ["videoconvert", "!", "pngenc"]
             : x264Quantizer.map { ["x264enc", "pass=quant", "quantizer=\($0)", "speed-preset=\(x264Preset)", "!", "mp4mux"] }

@@ -3,7 +3,7 @@ import StreamLensDetection
 import Testing
 
 /// `--detector yolov8n` through the command line and pipeline files. The run on real footage needs the model
-/// installed (`bash scripts/install-detector-model.sh yolov8n`; AGPL-3.0 weights, never committed) and is skipped,
+/// installed (`bash scripts/models/install-detector-model.sh yolov8n`; AGPL-3.0 weights, never committed) and is skipped,
 /// with that note, when it is not; the missing-model checks always run, against an empty model folder.
 @Suite struct YOLOv8nRunTests {
     static let bikes = repositoryRoot.appendingPathComponent(".media-cache/media/bikes.mp4")
@@ -25,7 +25,7 @@ import Testing
             #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
             #expect(result.standardError.contains("'--detector': the yolov8n model is not installed"))
             #expect(result.standardError.contains(
-                "install it with bash scripts/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)"),
+                "install it with bash scripts/models/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)"),
                 "stderr: \(result.standardError)")
         }
     }
@@ -42,16 +42,16 @@ import Testing
             #expect(result.standardError.split(separator: "\n").count == 1, "stderr: \(result.standardError)")
             #expect(result.standardError.contains("'stages.detector.backend': the yolov8n model is not installed"),
                     "stderr: \(result.standardError)")
-            #expect(result.standardError.contains("bash scripts/install-detector-model.sh yolov8n"))
+            #expect(result.standardError.contains("bash scripts/models/install-detector-model.sh yolov8n"))
         }
     }
 
     /// The check on real street footage: the parked and passing cars of bikes.mp4 are boxed as `car`, and
     /// nothing outside the road classes is reported without --classes.
     @Test(.enabled(
-        if: YOLOModel.isInstalled, "the yolov8n model is not installed: bash scripts/install-detector-model.sh yolov8n"))
+        if: YOLOModel.isInstalled, "the yolov8n model is not installed: bash scripts/models/install-detector-model.sh yolov8n"))
     func yolov8nFindsCarsInBikes() async throws {
-        try #require(FileManager.default.fileExists(atPath: Self.bikes.path), "run scripts/fetch-media.sh")
+        try #require(FileManager.default.fileExists(atPath: Self.bikes.path), "run scripts/datasets/fetch-media.sh")
         let folder = try makeTemporaryFolder()
         let events = folder.appendingPathComponent("events.jsonl")
         let result = try await runTool([
@@ -71,7 +71,7 @@ import Testing
     /// The network follows the frames' aspect and `--input-size`: 1080p frames run the 16:9 letterbox (384 or 192
     /// rows, not a square with 44 % padding); a width it has no network for is one line before the run.
     @Test(.enabled(
-        if: YOLOModel.isInstalled, "the yolov8n model is not installed: bash scripts/install-detector-model.sh yolov8n"))
+        if: YOLOModel.isInstalled, "the yolov8n model is not installed: bash scripts/models/install-detector-model.sh yolov8n"))
     func theNetworkFitsTheFramesAndTheInputSize() async throws {
         let folder = try makeTemporaryFolder()
         let source = "videotestsrc num-buffers=3 ! video/x-raw,width=1920,height=1080,framerate=25/1"

@@ -6,7 +6,7 @@ public enum MediaFiles {
     public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Fetched media (scripts/fetch-media.sh): `$STREAMLENS_MEDIA`, default `<repo>/.media-cache/media`.
+    /// Fetched media (scripts/datasets/fetch-media.sh): `$STREAMLENS_MEDIA`, default `<repo>/.media-cache/media`.
     public static var mediaDirectory: URL {
         if let configured = ProcessInfo.processInfo.environment["STREAMLENS_MEDIA"], !configured.isEmpty {
             return URL(fileURLWithPath: configured)
@@ -18,7 +18,7 @@ public enum MediaFiles {
     public static func media(_ name: String) throws -> URL {
         let url = mediaDirectory.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw MediaError("media file \(url.path) is missing: run scripts/fetch-media.sh (or set STREAMLENS_MEDIA)")
+            throw MediaError("media file \(url.path) is missing: run scripts/datasets/fetch-media.sh (or set STREAMLENS_MEDIA)")
         }
         return url
     }

@@ -1,16 +1,16 @@
 import Foundation
 import StreamLensCore
 
-/// A sign set on disk (scripts/make-sign-testset.sh, make-us-sign-testset.sh, make-real-sign-set.sh and the other
+/// A sign set on disk (scripts/datasets/make-sign-testset.sh, make-us-sign-testset.sh, make-real-sign-set.sh and the other
 /// real-photo scripts): raw I420 clips and their ground truth in `testset.json`.
 public struct SignSet: Decodable, Sendable {
     /// Each set's generator version: bump together with GENERATOR_VERSION in its script.
     public enum Version {
-        /// scripts/make-sign-testset.py
+        /// scripts/datasets/make-sign-testset.py
         public static let generated = 7
-        /// scripts/make-us-sign-testset.py
+        /// scripts/datasets/make-us-sign-testset.py
         public static let unitedStates = 2
-        /// scripts/make-real-sign-set.py and the other real-photo scripts
+        /// scripts/datasets/make-real-sign-set.py and the other real-photo scripts
         public static let realPhoto = 1
     }
 
@@ -33,7 +33,7 @@ public struct SignSet: Decodable, Sendable {
         public var maxSize: Int
         /// `[frameIndex, x, y, width, height]` per frame in which the sign shows.
         public var boxes: [[Int]]
-        /// Conditions of the real-photo sets (scripts/make-real-sign-set.py and the others): size class, blur, light.
+        /// Conditions of the real-photo sets (scripts/datasets/make-real-sign-set.py and the others): size class, blur, light.
         public var size: String?
         public var blur: String?
         public var light: String?
@@ -53,11 +53,11 @@ public struct SignSet: Decodable, Sendable {
         public var description: String {
             switch self {
             case .missing(let path):
-                "no sign set at \(path): run scripts/fetch-media.sh, then the set's script (scripts/make-sign-testset.sh "
+                "no sign set at \(path): run scripts/datasets/fetch-media.sh, then the set's script (scripts/datasets/make-sign-testset.sh "
                     + "or scripts/make-*-set.sh)"
             case .outdated(let found, let expected, let folder):
                 "sign set in \(folder) is version \(found), \(expected) expected: run the script that made it again "
-                    + "(scripts/make-sign-testset.sh or scripts/make-*-set.sh)"
+                    + "(scripts/datasets/make-sign-testset.sh or scripts/make-*-set.sh)"
             case .generatorFailed(let script, let message):
                 "\(script) failed: \(message)"
             }

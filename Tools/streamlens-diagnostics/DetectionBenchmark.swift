@@ -61,7 +61,7 @@ enum DetectionBenchmark {
     static func onnx(frames: Int) throws {
         let directory = try MediaFiles.temporaryDirectory("bench-onnx")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let script = MediaFiles.repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path
+        let script = MediaFiles.repositoryRoot.appendingPathComponent("scripts/datasets/make-test-onnx.py").path
         let made = try MediaFiles.run("python3", [script, directory.path, "--bench"])
         guard made.status == 0 else { throw MediaError("make-test-onnx.py failed: \(made.output)") }
         let at640 = try video(width: 640, height: 480, frames: frames)
@@ -79,13 +79,13 @@ enum DetectionBenchmark {
             at640, frames: frames)
     }
 
-    /// The installed yolov8n model (bash scripts/install-detector-model.sh yolov8n) on the analysis copy of a 1080p
+    /// The installed yolov8n model (bash scripts/models/install-detector-model.sh yolov8n) on the analysis copy of a 1080p
     /// dashcam clip (bikes-1080p.mp4 at 640 × 360, what the stage hands it): the square 640 input `--detector
     /// yolov8n` runs, and the 640 × 384 one the install script also writes for 16:9 frames (less padding). Skipped,
     /// with a line saying how to install it, when the model is absent.
     static func yolov8n(frames: Int) throws {
         guard let square = YOLOModel.installedPath() else {
-            print("bench-detection: yolov8n skipped: not installed (bash scripts/install-detector-model.sh yolov8n)")
+            print("bench-detection: yolov8n skipped: not installed (bash scripts/models/install-detector-model.sh yolov8n)")
             return
         }
         let video = try DecodedVideo(

@@ -23,7 +23,7 @@ enum SignMisses {
     static func run(setFolder: String, mode: String) throws {
         let set = try SignSet.load(folder: setFolder, expectedVersion: SignSet.Version.realPhoto)
         let engine = try TesseractEngine()
-        // The stage's text-line recogniser, when installed (scripts/install-text-line-model.sh).
+        // The stage's text-line recogniser, when installed (scripts/models/install-text-line-model.sh).
         let textLine = try mode == "stage" ? TextLineRecogniser.installedModel().map(TextLineRecogniser.init) : nil
         var totals: [String: Int] = [:]
         var ocrCalls: [Int] = []

@@ -4,7 +4,7 @@ import StreamLensCore
 import StreamLensDetection
 
 /// `detect-mot` and `track-mot`: the detector's raw boxes as MOTChallenge detections, and the tracker replayed over
-/// such a file, so that scripts/eval-tracking.py can feed the very same detections to another tracker (supervision's
+/// such a file, so that scripts/evaluation/eval-tracking.py can feed the very same detections to another tracker (supervision's
 /// ByteTrack) and to ours, and score both with py-motmetrics.
 ///
 /// Detection files are MOTChallenge `det.txt` lines, `frame,-1,x,y,w,h,confidence,class,-1,-1` (frames 1-based; the

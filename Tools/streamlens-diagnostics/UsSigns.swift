@@ -6,7 +6,7 @@ import StreamLensCore
 
 /// `us-signs [SET]`: prints, per frame of the US set's sign clips, what the locator found, what the cropper made of
 /// it and what Tesseract read — the first thing to look at when a sign is missed. SET is another set of the same
-/// format (the real photographs' clips/heldout); without it, the generated US set (scripts/make-us-sign-testset.sh).
+/// format (the real photographs' clips/heldout); without it, the generated US set (scripts/datasets/make-us-sign-testset.sh).
 enum UsSignSteps {
     static func run(setFolder: String?) throws {
         let set = try setFolder.map {

@@ -20,7 +20,7 @@ enum YOLOInputSizes {
 
     static func run(frames: Int) throws {
         guard YOLOModel.isInstalled else {
-            print("yolo-sizes: skipped: yolov8n is not installed (bash scripts/install-detector-model.sh yolov8n)")
+            print("yolo-sizes: skipped: yolov8n is not installed (bash scripts/models/install-detector-model.sh yolov8n)")
             return
         }
         for (file, aspect) in [("bikes-1080p.mp4", (16, 9)), ("vtest.avi", (4, 3))] {

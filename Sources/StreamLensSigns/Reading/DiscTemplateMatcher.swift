@@ -2,7 +2,7 @@ internal import COpenCVSigns
 
 /// The reader's fourth recogniser: which speed value a soft or smeared disc shows, by correlating the disc with
 /// rendered templates of every European value — road fonts at three digit sizes, each blurred and smeared as small
-/// real discs arrive (COpenCVSigns, disc_template_matcher.cpp; templates from scripts/make-disc-templates.py,
+/// real discs arrive (COpenCVSigns, disc_template_matcher.cpp; templates from scripts/generate/make-disc-templates.py,
 /// compiled in). It reads the shape of the whole number where the text line and Tesseract see merged strokes.
 ///
 /// Owns the bridge handle; `deinit` is its only release site.

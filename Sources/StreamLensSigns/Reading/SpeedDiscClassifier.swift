@@ -2,7 +2,7 @@ internal import COpenCVSigns
 
 /// The reader's second recogniser, independent of Tesseract: which speed value a normalised inner disc shows, read
 /// from the whole disc (no digit segmentation) by a small convolutional network trained on rendered road-font digits
-/// (COpenCVSigns, speed_disc_classifier.cpp; network from scripts/make-speed-disc-model.py, compiled in).
+/// (COpenCVSigns, speed_disc_classifier.cpp; network from scripts/generate/make-speed-disc-model.py, compiled in).
 ///
 /// Owns the bridge handle; `deinit` is its only release site.
 ///

@@ -7,7 +7,7 @@ internal import COpenCVSigns
 /// and motion-blurred digits that the cropper has to reject.
 ///
 /// The model comes from the rapidocr-onnxruntime package (PyPI, Apache-2.0), rewritten for OpenCV 4.6 by
-/// scripts/install-text-line-model.sh; ``defaultModelPaths()`` says where that script puts it.
+/// scripts/models/install-text-line-model.sh; ``defaultModelPaths()`` says where that script puts it.
 ///
 /// Owns the bridge handle; `deinit` is its only release site.
 ///
@@ -29,7 +29,7 @@ final class TextLineRecogniser {
     static let modelFileName = "text-line-48x80.onnx"
 
     /// Where the model is looked for, in order: `STREAMLENS_TEXT_LINE_MODEL`, then the folders that
-    /// scripts/install-text-line-model.sh writes to (`STREAMLENS_MODEL_DIR`, /usr/local/share/streamlens,
+    /// scripts/models/install-text-line-model.sh writes to (`STREAMLENS_MODEL_DIR`, /usr/local/share/streamlens,
     /// ~/.local/share/streamlens), then /usr/share/streamlens.
     static func defaultModelPaths() -> [String] {
         let environment = ProcessInfo.processInfo.environment

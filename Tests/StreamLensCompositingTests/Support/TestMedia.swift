@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where fetched media lives: `$STREAMLENS_MEDIA`, else `<repo>/.media-cache/media` (scripts/fetch-media.sh).
+/// Where fetched media lives: `$STREAMLENS_MEDIA`, else `<repo>/.media-cache/media` (scripts/datasets/fetch-media.sh).
 enum TestMedia {
     static var directory: URL {
         if let path = ProcessInfo.processInfo.environment["STREAMLENS_MEDIA"], !path.isEmpty {

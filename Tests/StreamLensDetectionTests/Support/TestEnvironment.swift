@@ -17,13 +17,13 @@ enum TestEnvironment {
         try MediaFiles.run(executable, arguments)
     }
 
-    /// The ONNX fixtures of scripts/make-test-onnx.py, generated once per test run. Uses the first Python that
+    /// The ONNX fixtures of scripts/datasets/make-test-onnx.py, generated once per test run. Uses the first Python that
     /// has the `onnx` package (`python3` on PATH, then Debian's `/usr/bin/python3` with `python3-onnx`); when
     /// none has it, installs it from PyPI into `python3`.
     static let onnxFixtures: Result<URL, TestSetupError> = {
         do {
             let directory = try temporaryDirectory("onnx")
-            let script = repositoryRoot.appendingPathComponent("scripts/make-test-onnx.py").path
+            let script = repositoryRoot.appendingPathComponent("scripts/datasets/make-test-onnx.py").path
             var failures: [String] = []
             for python in ["python3", "/usr/bin/python3"] {
                 guard let probe = try? run(python, ["-c", "import onnx"]), probe.status == 0 else { continue }

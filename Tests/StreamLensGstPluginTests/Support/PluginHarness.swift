@@ -41,22 +41,22 @@ enum PluginHarness {
             "no \(libraryName) in \(pluginDirectory.path): run swift build --product gststreamlens")
     }
 
-    /// Real media: `$STREAMLENS_MEDIA`, else `<repo>/.media-cache/media` (scripts/fetch-media.sh).
+    /// Real media: `$STREAMLENS_MEDIA`, else `<repo>/.media-cache/media` (scripts/datasets/fetch-media.sh).
     static func media(_ relative: String) throws -> String {
         let folder = ProcessInfo.processInfo.environment["STREAMLENS_MEDIA"].flatMap { $0.isEmpty ? nil : $0 }
             ?? repositoryRoot.appendingPathComponent(".media-cache/media").path
         let path = URL(fileURLWithPath: folder).appendingPathComponent(relative).path
-        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): run scripts/fetch-media.sh")
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): run scripts/datasets/fetch-media.sh")
         return path
     }
 
-    /// A generated sign test set: European (scripts/make-sign-testset.sh) or US (scripts/make-us-sign-testset.sh).
+    /// A generated sign test set: European (scripts/datasets/make-sign-testset.sh) or US (scripts/datasets/make-us-sign-testset.sh).
     enum SignSet {
         case europe, unitedStates
 
         var environmentKey: String { self == .europe ? "STREAMLENS_SIGN_TESTSET" : "STREAMLENS_US_SIGN_TESTSET" }
         var defaultFolder: String { self == .europe ? ".media-cache/sign-testset" : ".media-cache/us-sign-testset" }
-        var script: String { self == .europe ? "scripts/make-sign-testset.sh" : "scripts/make-us-sign-testset.sh" }
+        var script: String { self == .europe ? "scripts/datasets/make-sign-testset.sh" : "scripts/datasets/make-us-sign-testset.sh" }
     }
 
     /// A clip of a generated sign test set: raw I420, 640×272, 12.5 fps.

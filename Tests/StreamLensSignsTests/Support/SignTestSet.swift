@@ -17,10 +17,10 @@ extension SignSet {
         return repository.appendingPathComponent(".media-cache/sign-testset").path
     }
 
-    /// The generated set, brought up to date once per test run by scripts/make-sign-testset.sh (which returns at
+    /// The generated set, brought up to date once per test run by scripts/datasets/make-sign-testset.sh (which returns at
     /// once when the set matches the generator and the media, and otherwise rebuilds it in under a minute).
     static let shared: Result<SignSet, any Error> = Result {
-        try runGenerator("scripts/make-sign-testset.sh")
+        try runGenerator("scripts/datasets/make-sign-testset.sh")
         return try load()
     }
 

@@ -3,7 +3,7 @@ import StreamLensCore
 import StreamLensTestMedia
 @testable import StreamLensSigns
 
-/// The generated US sign set (scripts/make-us-sign-testset.sh, R2-1 plates pasted into bikes.mp4): the format of
+/// The generated US sign set (scripts/datasets/make-us-sign-testset.sh, R2-1 plates pasted into bikes.mp4): the format of
 /// ``SignTestSet`` in its own folder, from its own generator.
 enum UsSignTestSet {
     static let expectedGeneratorVersion = SignSet.Version.unitedStates
@@ -18,7 +18,7 @@ enum UsSignTestSet {
 
     /// The set, brought up to date once per test run by its script (at once when it is current).
     static let shared: Result<SignTestSet, any Error> = Result {
-        try SignTestSet.runGenerator("scripts/make-us-sign-testset.sh")
+        try SignTestSet.runGenerator("scripts/datasets/make-us-sign-testset.sh")
         return try SignTestSet.load(folder: folder, expectedVersion: expectedGeneratorVersion)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// One file of the bad-input corpus (scripts/make-corpus.sh) run through `streamlens run`, with what it must do:
+/// One file of the bad-input corpus (scripts/datasets/make-corpus.sh) run through `streamlens run`, with what it must do:
 /// fail with one clear line and an exit status, or complete with the right number of frames, in both cases within
 /// a time bound (nothing may hang).
 struct CorpusCase: Sendable, CustomTestStringConvertible {

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The bad-input corpus (scripts/make-corpus.sh): `$STREAMLENS_CORPUS`, default `<repo>/.media-cache/corpus`. The
+/// The bad-input corpus (scripts/datasets/make-corpus.sh): `$STREAMLENS_CORPUS`, default `<repo>/.media-cache/corpus`. The
 /// script is idempotent and quick when the corpus is there; the first test that needs it runs it.
 enum Corpus {
     static let folder: URL = {
@@ -29,13 +29,13 @@ enum Corpus {
         let status = try await offThePool {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [repositoryRoot.appendingPathComponent("scripts/make-corpus.sh").path]
+            process.arguments = [repositoryRoot.appendingPathComponent("scripts/datasets/make-corpus.sh").path]
             process.environment = ProcessInfo.processInfo.environment.merging(["STREAMLENS_CORPUS": folder.path]) { $1 }
             try process.run()
             process.waitUntilExit()
             return process.terminationStatus
         }
-        guard status == 0 else { throw CorpusError("scripts/make-corpus.sh failed (status \(status)); run it by hand") }
+        guard status == 0 else { throw CorpusError("scripts/datasets/make-corpus.sh failed (status \(status)); run it by hand") }
         made.withLock { $0 = true }
     }
 }
@@ -170,7 +170,7 @@ func freeLoopbackPort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// A real RTSP server on loopback (gst-rtsp-server, scripts/rtsp-server.py) serving a live H.264 test pattern at
+/// A real RTSP server on loopback (gst-rtsp-server, scripts/datasets/rtsp-server.py) serving a live H.264 test pattern at
 /// `url`; the test starts and stops it.
 final class RTSPServer: @unchecked Sendable {
     let port: Int
@@ -185,7 +185,7 @@ final class RTSPServer: @unchecked Sendable {
     func start() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [repositoryRoot.appendingPathComponent("scripts/rtsp-server.py").path, String(port)]
+        process.arguments = [repositoryRoot.appendingPathComponent("scripts/datasets/rtsp-server.py").path, String(port)]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
