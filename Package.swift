@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "StreamLensStats",
             dependencies: [
-                "StreamLensCore", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "StreamLensCore", "StreamLensTelemetry", .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
@@ -202,7 +202,9 @@ let package = Package(
             name: "StreamLensGStreamerTests",
             dependencies: ["StreamLensGStreamer", "StreamLensFramePath", "StreamLensCore"]
         ),
-        .testTarget(name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore"]),
+        .testTarget(
+            name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore", "StreamLensTelemetry"]
+        ),
         .testTarget(
             name: "StreamLensCompositingTests",
             dependencies: [

@@ -3,7 +3,8 @@ import Foundation
 import StreamLens
 import StreamLensBatch
 
-/// `streamlens events --catalog URL [--type …] [--file GLOB] [--format jsonl|csv]`: every event of a batch.
+/// `streamlens events --catalog URL [--type …] [--file GLOB] [--format jsonl|csv]`: every event of a batch;
+/// `--geojson FILE` writes the map of every sign passed instead (docs/guides/gps.md).
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
@@ -22,6 +23,11 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "jsonl (one JSON object a line) or csv.")
     var format: String = "jsonl"
 
+    @Option(help: ArgumentHelp(
+        "Write one GeoJSON map of every speed-limit sign passed (a sign of one value seen again within 25 m is one point with a count) to this file, instead of printing events.",
+        valueName: "file"))
+    var geojson: String?
+
     func run() async throws {
         guard let outputFormat = EventQuery.Format(rawValue: format) else {
             printError("--format '\(format)' is not allowed; use jsonl or csv")
@@ -31,11 +37,19 @@ struct EventsCommand: AsyncParsableCommand {
             printError("--type '\(type)' is not allowed; use \(EventQuery.types.joined(separator: ", "))")
             throw ExitCode(2)
         }
-        let text: String
+        if geojson != nil, type != nil {
+            printError("--geojson maps the speed_limit signs; leave out --type")
+            throw ExitCode(2)
+        }
+        var text = ""
+        var map: SignMap?
         do {
             let location = try CatalogLocation(parsing: catalog)
             let opened = try await location.open(create: false)
-            do { text = try await EventQuery(type: type, fileGlob: file, format: outputFormat).run(on: opened) } catch {
+            let query = EventQuery(type: type, fileGlob: file, format: outputFormat)
+            do {
+                if geojson != nil { map = try await query.signMap(on: opened) } else { text = try await query.run(on: opened) }
+            } catch {
                 await opened.close()
                 throw error
             }
@@ -43,6 +57,17 @@ struct EventsCommand: AsyncParsableCommand {
         } catch {
             printError(error)
             throw ExitCode((error as? CatalogError)?.exitStatus ?? 1)
+        }
+        if let geojson, let map {
+            do { try Data(map.geoJSON().utf8).write(to: URL(fileURLWithPath: geojson), options: .atomic) } catch {
+                printError(
+                    "cannot write the sign map to '\(geojson)': \(error.localizedDescription); check that the folder "
+                        + "exists and is writable")
+                throw ExitCode(1)
+            }
+            let sightings = map.signs.reduce(0) { $0 + $1.count }
+            text = "\(map.signs.count) sign(s) from \(sightings) sighting(s) in "
+                + "\(Set(map.signs.flatMap(\.files)).count) file(s) written to \(geojson)\n"
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import StreamLensSigns
@@ -47,6 +48,30 @@ struct WebVTTWriterTests {
 
 
             """)
+    }
+
+    /// With GPS telemetry a sign's cue says the speed where it was passed (its `end`), in its unit; a sign passed
+    /// where the speed is unknown says the limit alone.
+    @Test func signCuesCarryTheSpeedWhereTheSignWasPassed() throws {
+        let path = NSTemporaryDirectory() + "signs-\(UUID().uuidString).vtt"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try WebVTTWriter(path: path, minimumCueDuration: 2)
+        let asked = Mutex<[String]>([])
+        writer.showSpeed { time, unit in
+            asked.withLock { $0.append("\(time) \(unit)") }
+            return time < 20 ? 67.6 : nil
+        }
+        writer.append(SpeedLimitEvent(
+            value: 60, unit: "km/h", start: 12.48, end: 13.2, confidence: 0.97, box: [1, 2, 3, 4], reads: 5))
+        writer.append(SpeedLimitEvent(
+            value: 45, unit: "mph", start: 19, end: 19.5, confidence: 0.9, box: [1, 2, 3, 4], reads: 3))
+        writer.append(SpeedLimitEvent(
+            value: 80, unit: "km/h", start: 21, end: 22, confidence: 0.9, box: [1, 2, 3, 4], reads: 3))
+        writer.close()
+        #expect(asked.withLock { $0 } == ["13.2 km/h", "19.5 mph", "22.0 km/h"])
+        let cues = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n\n").dropFirst()
+            .compactMap { $0.split(separator: "\n").last.map(String.init) }
+        #expect(cues == ["Speed limit 60 km/h · speed 68 km/h", "Speed limit 45 mph · speed 68 mph", "Speed limit 80 km/h"])
     }
 
     /// A cue stretched to the minimum ran into the next limit's (a player showed "50" and "80" at once) and past the

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import StreamLensTelemetry
 import Testing
 @testable import StreamLens
@@ -39,10 +42,12 @@ import Testing
         let eventsFile = folder.appendingPathComponent("events.jsonl")
         let geojson = folder.appendingPathComponent("map.geojson")
         let gpx = folder.appendingPathComponent("map.gpx")
+        let page = folder.appendingPathComponent("report.html")
+        let subtitles = folder.appendingPathComponent("signs.vtt")
         let result = try await runTool([
             "run", "--input", clip.path, "--speed-limits", "eu", "--gps", Self.drive.path, "--gps-offset", "-100",
             "--events", eventsFile.path, "--export", "geojson=\(geojson.path)", "--export", "gpx", gpx.path,
-            "--output", "null", "--quiet",
+            "--html", page.path, "--subtitles", subtitles.path, "--output", "null", "--quiet",
         ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardOutput.contains("gps: 104 fixes (gpx) from the video's start (no shared clock)"),
@@ -99,6 +104,57 @@ import Testing
         let back = try GPXReader.track(from: String(contentsOf: gpx, encoding: .utf8), path: gpx.path)
         #expect(back.fixes.count == timeline.points.count)
         #expect(back.fixes.first?.utc == track.fixes.first?.utc)
+
+        // The report's track: a line between each two looks 0.1 s apart that the drive has a position for (none
+        // across the dropout), red exactly where the looks above were over, the limit stepping at the signs.
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let trackPlot = try SVGElements(html: html, id: "drive-map")
+        let segments = trackPlot.elements(named: "line", className: "track-segment")
+        let known = (0...Int((Self.clipEnd * 10).rounded(.down))).map { Double($0) / 10 }
+            .filter { timeline.sample(at: $0) != nil }
+        let pairs = zip(known, known.dropFirst()).filter { $1 - $0 < 0.15 }.map(\.0)
+        #expect(segments.compactMap { $0["data-t0"].flatMap(Double.init) } == pairs)
+        #expect(known.count < 226, "the drive's dropout falls inside the clip")
+        let red = segments.filter { $0["stroke"] == "#d93025" }.compactMap { $0["data-t0"].flatMap(Double.init) }
+        let over = pairs.filter { time in
+            guard let limit = limits.last(where: { $0.from <= time })?.value,
+                let speed = timeline.sample(at: time)?.speed.map({ $0 * 3.6 })
+            else { return false }
+            return speed > limit + max(0.05 * limit, 3)
+        }
+        #expect(!over.isEmpty && red == over)
+        #expect(trackPlot.elements(named: "circle", className: "sign").map { $0["data-value"] } == ["50", "80"])
+        let chart = try SVGElements(html: html, id: "speed-chart")
+        let ends = signs.map { SVGElements.number($0["end"] as! Double) }
+        #expect(chart.elements(named: "line", className: "limit-step").map { [$0["data-limit"], $0["data-from"], $0["data-to"]] }
+            == [["50", ends[0], ends[1]], ["80", ends[1], "22.56"]])
+        #expect(chart.elements(named: "rect", className: "speeding-band").map { [$0["data-start"], $0["data-end"]] }
+            == expected.map { [SVGElements.number($0.start), SVGElements.number($0.end)] })
+
+        // The subtitles: each sign with the speed where it was passed.
+        let cues = try String(contentsOf: subtitles, encoding: .utf8).components(separatedBy: "\n\n").dropFirst()
+            .compactMap { $0.split(separator: "\n").last.map(String.init) }
+        let speeds = try signs.map { try #require(timeline.sample(at: $0["end"] as! Double)?.speed) * 3.6 }
+        #expect(cues == ["Speed limit 50 km/h · speed \(Int(speeds[0].rounded())) km/h",
+                         "Speed limit 80 km/h · speed \(Int(speeds[1].rounded())) km/h"])
+    }
+
+    /// Without telemetry the page has no drive, and the subtitles say the limit alone.
+    @Test func withoutTelemetryTheReportAndSubtitlesAreAsBefore() async throws {
+        let folder = try makeTemporaryFolder()
+        let clip = try await Self.signClip(in: folder)
+        let page = folder.appendingPathComponent("report.html")
+        let subtitles = folder.appendingPathComponent("signs.vtt")
+        let result = try await runTool([
+            "run", "--input", clip.path, "--speed-limits", "eu", "--gps", "off", "--html", page.path,
+            "--subtitles", subtitles.path, "--output", "null", "--quiet",
+        ])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(!html.contains("drive-map") && !html.contains("speed-chart"))
+        let cues = try String(contentsOf: subtitles, encoding: .utf8).components(separatedBy: "\n\n").dropFirst()
+            .compactMap { $0.split(separator: "\n").last.map(String.init) }
+        #expect(cues == ["Speed limit 50 km/h", "Speed limit 80 km/h"])
     }
 
     @Test func exportsWithoutATrackAreRefusedInOneLine() async throws {
@@ -136,5 +192,40 @@ import Testing
         let exports = try TelemetrySettings.exports(parsing: ["geojson=a.geojson", "gpx", "b.gpx"])
         #expect(exports == [.init(kind: "geojson", path: "a.geojson"), .init(kind: "gpx", path: "b.gpx")])
         #expect(throws: RunError.self) { _ = try TelemetrySettings.exports(parsing: ["gpx"]) }
+    }
+}
+
+/// The elements of one inline `<svg id=…>` of a page, read with a real XML parser (the SVG must be well-formed).
+struct SVGElements {
+    private(set) var all: [(name: String, attributes: [String: String])] = []
+
+    init(html: String, id: String) throws {
+        let start = try #require(html.range(of: "<svg id=\"\(id)\""))
+        let end = try #require(html.range(of: "</svg>", range: start.upperBound..<html.endIndex))
+        let delegate = Collector()
+        let parser = XMLParser(data: Data(html[start.lowerBound..<end.upperBound].utf8))
+        parser.delegate = delegate
+        #expect(parser.parse(), "svg \(id) is not well-formed: \(String(describing: parser.parserError))")
+        all = delegate.elements
+    }
+
+    func elements(named name: String, className: String) -> [[String: String]] {
+        all.filter { $0.name == name && $0.attributes["class"] == className }.map(\.attributes)
+    }
+
+    /// A time as the page writes it: at most two decimals, no trailing zeros.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var elements: [(name: String, attributes: [String: String])] = []
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String]
+        ) {
+            elements.append((elementName, attributes))
+        }
     }
 }

@@ -36,7 +36,11 @@ final class AnalysisOutputs {
             throw .cannotWrite(path: configuration.eventsPath ?? "", reason: Self.reason(error))
         }
         if let subtitlesFile, let path = configuration.subtitlesPath {
-            do { subtitles = try WebVTTWriter(path: subtitlesFile.partialPath) } catch {
+            do {
+                let writer = try WebVTTWriter(path: subtitlesFile.partialPath)
+                if let telemetry { writer.showSpeed(telemetry.subtitleSpeed) }
+                subtitles = writer
+            } catch {
                 events.close()
                 eventsFile?.discard()
                 throw .cannotWrite(path: path, reason: Self.reason(error))
@@ -97,11 +101,12 @@ final class AnalysisOutputs {
         written.compactMap { entry in entry.failure.map { (entry.file.destination, $0) } } + exportFailures
     }
 
-    /// Writes the speeding events and the map exports, once the frames (and so the signs) are through; `streamEnd`
-    /// is the end of the last frame. Call it before asking for ``writeFailures``.
-    func finishTelemetry(streamEnd: Duration?) {
+    /// Writes the speeding events and the map exports, once the frames (and so the signs) are through; `streamStart`
+    /// is the first frame's stream time, `streamEnd` the end of the last frame. Call it before asking for
+    /// ``writeFailures``.
+    func finishTelemetry(streamStart: Duration?, streamEnd: Duration?) {
         guard let telemetry else { return }
-        exportFailures = telemetry.finish(streamEnd: streamEnd?.seconds, events: events)
+        exportFailures = telemetry.finish(streamStart: streamStart?.seconds, streamEnd: streamEnd?.seconds, events: events)
     }
 
     /// Subtitle times count from the stream time `origin` gives (the output video's first frame).

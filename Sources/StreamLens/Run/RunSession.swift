@@ -4,6 +4,7 @@ import StreamLensCompositing
 import StreamLensCore
 import StreamLensGStreamer
 import StreamLensStats
+import StreamLensTelemetry
 
 /// One run as the command line does it: build the stages a configuration asks for, run with a statistics recorder,
 /// show progress, print the summary, write the report files, and return the process exit status.
@@ -163,7 +164,7 @@ public final class RunSession {
         timeline?.close()
         let streamEnd = recorder.lastFramePTS.map { $0 + (outcome.format?.frameDuration ?? .zero) }
         outputs.finishSubtitles(streamEnd: streamEnd)
-        outputs.finishTelemetry(streamEnd: streamEnd)
+        outputs.finishTelemetry(streamStart: recorder.firstFramePTS, streamEnd: streamEnd)
         var incomplete = outputs.writeFailures
         if let path = configuration.timelinePath, let reason = timeline?.writeFailure {
             incomplete.insert((path, reason), at: 0)
@@ -226,7 +227,7 @@ public final class RunSession {
                 stage: name, failures: stage.failed, lastError: stage.lastError ?? "no error message"))
             if status == ExitStatus.success { status = ExitStatus.failure }
         }
-        if !writeReports(report, keepingPartialNames: !namesFiles) {
+        if !writeReports(report, drive: outputs.telemetry?.profile, keepingPartialNames: !namesFiles) {
             status = ExitStatus.failure
         }
         return status
@@ -253,7 +254,7 @@ public final class RunSession {
 
     /// Writes the JSON report and the HTML page (each whole or not at all; as `NAME.partial` when
     /// `keepingPartialNames`); false when one could not be written.
-    private func writeReports(_ report: RunReport, keepingPartialNames: Bool = false) -> Bool {
+    private func writeReports(_ report: RunReport, drive: DriveProfile? = nil, keepingPartialNames: Bool = false) -> Bool {
         do {
             if let path = configuration.reportPath {
                 let data: Data
@@ -264,7 +265,7 @@ public final class RunSession {
             }
             if let path = configuration.htmlPath {
                 let page: String
-                do { page = try HTMLReport.render(report: report) } catch {
+                do { page = try HTMLReport.render(report: report, drive: drive) } catch {
                     throw RunError.cannotWrite(path: path, reason: "the page could not be rendered: \(error)")
                 }
                 try PartialFile.write(Data(page.utf8), to: path, keepingPartialName: keepingPartialNames)

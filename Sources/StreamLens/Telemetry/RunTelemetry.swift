@@ -20,6 +20,7 @@ final class RunTelemetry: Sendable {
     let exports: [TelemetrySettings.Export]
     /// Every sign passed (a limit from its `end`), and those whose place is known (for the maps).
     private let heardSigns = Mutex<(limits: [SpeedingFinder.Limit], placed: [MapFeatures.Sign])>(([], []))
+    private let finished = Mutex<DriveProfile?>(nil)
 
     private init(track: GPSTrack, alignment: GPSTrack.Alignment, limitExpiry: Double, exports: [TelemetrySettings.Export]) {
         self.track = track
@@ -105,6 +106,12 @@ final class RunTelemetry: Sendable {
             tolerance: { limit in rule.tolerance(limit: limit, unit: unit) })
     }
 
+    /// The speed for the subtitles: at a stream time, in a sign's unit.
+    var subtitleSpeed: WebVTTWriter.SpeedSource {
+        let timeline = timeline
+        return { time, unit in timeline.sample(at: time)?.speed.map { Geodesy.speed($0, in: unit) } }
+    }
+
     /// ``heard(_:)`` for the event log.
     var listener: EventLog.Listener { { [self] event in heard(event) } }
 
@@ -120,12 +127,22 @@ final class RunTelemetry: Sendable {
         }
     }
 
-    /// Writes the speeding events into `events` and the exports; returns the exports that could not be written
-    /// (path, reason). `streamEnd` bounds the looks at the limit (the end of the last frame).
-    func finish(streamEnd: Double?, events: EventLog) -> [(path: String, reason: String)] {
+    /// The drive over the video for the HTML report, once ``finish(streamStart:streamEnd:events:)`` ran.
+    var profile: DriveProfile? { finished.withLock { $0 } }
+
+    /// Writes the speeding events into `events` and the exports, and keeps the drive's ``profile``; returns the
+    /// exports that could not be written (path, reason). `streamStart` and `streamEnd` are the video's span (the
+    /// first frame's stream time, the end of the last frame); they bound the looks at the limit.
+    func finish(streamStart: Double?, streamEnd: Double?, events: EventLog) -> [(path: String, reason: String)] {
         let (limits, passed) = heardSigns.withLock { $0 }
         let stretches = SpeedingFinder.stretches(timeline: timeline, limits: limits, expiry: limitExpiry, until: streamEnd)
         for stretch in stretches { events.emit(stretch.event) }
+        if let end = streamEnd ?? timeline.end {
+            let profile = DriveProfile(
+                timeline: timeline, limits: limits, expiry: limitExpiry, signs: passed, speeding: stretches,
+                start: min(streamStart ?? 0, end), end: end)
+            finished.withLock { $0 = profile }
+        }
         let features = MapFeatures(
             track: timeline.points, signs: passed, speeding: stretches, utcOfStreamZero: track.utcOfStreamZero)
         var failures: [(path: String, reason: String)] = []

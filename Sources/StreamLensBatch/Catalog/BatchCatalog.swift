@@ -44,6 +44,10 @@ public protocol BatchCatalog: Sendable {
     /// The recorded events, in file then emission order; `type` keeps one event type.
     func events(type: String?) async throws(CatalogError) -> [CatalogEvent]
 
+    /// The signs passed where the run had a position (`batch_sign_positions`), in file then event order. A catalog
+    /// written before that table existed and opened only to read gives them from its `speed_limit` events.
+    func signSightings() async throws(CatalogError) -> [SignSighting]
+
     /// Closes the connection.
     func close() async
 }

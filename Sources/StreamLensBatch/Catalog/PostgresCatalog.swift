@@ -19,7 +19,7 @@ public actor PostgresCatalog: BatchCatalog {
     /// Connections made so far: each new one gets the next number as its id.
     private var connectionCount = 1
     private let location: String
-    private let logger: Logger
+    let logger: Logger
     private let lock = AsyncLock()
     /// How long one transaction may wait for the server (see ``transaction(_:)``).
     private let answerLimit: Duration
@@ -29,6 +29,8 @@ public actor PostgresCatalog: BatchCatalog {
     private var scopePaths: [String] = []
     /// Set once a transaction outlived ``answerLimit`` and the connection was closed: every later call fails at once.
     private var stoppedAnswering = false
+    /// Whether the database has `batch_sign_positions` (one opened only to read may hold an older catalog).
+    var hasSignPositions = true
 
     /// How long a transaction waits for the server by default: far beyond a claim, a renewal or a completion (a few
     /// statements each), short enough that a batch whose server went away says so. A registration gets 10 ms more
@@ -70,12 +72,21 @@ public actor PostgresCatalog: BatchCatalog {
             if create {
                 // Several workers may start together: the advisory lock makes creating the tables happen once.
                 try await connection.query("SELECT pg_advisory_lock(727272)", logger: logger)
+                var olderCatalog = false
+                for try await older in try await connection.query(
+                    "SELECT to_regclass('batch_events') IS NOT NULL AND to_regclass('batch_sign_positions') IS NULL",
+                    logger: logger
+                ).decode(Bool.self) { olderCatalog = older }
                 for statement in schema { try await connection.query(statement, logger: logger) }
+                // A catalog older than the sign positions gets them from the events its batches recorded.
+                if olderCatalog { try await fillSignPositions(connection, logger: logger) }
                 try await connection.query("SELECT pg_advisory_unlock(727272)", logger: logger)
             } else {
                 let rows = try await connection.query(
                     "SELECT to_regclass('batch_files') IS NOT NULL AND to_regclass('batch_events') IS NOT NULL", logger: logger)
                 for try await exists in rows.decode(Bool.self) { tablesPresent = exists }
+                let signs = try await connection.query("SELECT to_regclass('batch_sign_positions') IS NOT NULL", logger: logger)
+                for try await exists in signs.decode(Bool.self) { await catalog.setHasSignPositions(exists) }
             }
         } catch {
             try? await connection.close()
@@ -103,6 +114,13 @@ public actor PostgresCatalog: BatchCatalog {
         """
         CREATE TABLE IF NOT EXISTS batch_events (
             file TEXT NOT NULL, sequence BIGINT NOT NULL, type TEXT NOT NULL, event TEXT NOT NULL,
+            PRIMARY KEY (file, sequence))
+        """,
+        // Where each sign was passed: the speed_limit events that carry a position (docs/guides/gps.md).
+        """
+        CREATE TABLE IF NOT EXISTS batch_sign_positions (
+            file TEXT NOT NULL, sequence BIGINT NOT NULL, value BIGINT NOT NULL, unit TEXT NOT NULL,
+            time DOUBLE PRECISION NOT NULL, latitude DOUBLE PRECISION NOT NULL, longitude DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (file, sequence))
         """,
     ]
@@ -158,7 +176,7 @@ public actor PostgresCatalog: BatchCatalog {
     /// batch after the limit.) A server that stays away, or a query sent on a dropped connection that never gets
     /// an answer, runs into the limit: the transaction is left behind, the connection closed, and this and every
     /// later call fail with one line — a batch, and a Ctrl-C that waits for files to be handed back, never hang.
-    private func transaction<Result: Sendable>(
+    func transaction<Result: Sendable>(
         extraTime: Duration = .zero, _ body: @escaping (PostgresConnection) async throws -> Result
     ) async throws(CatalogError) -> Result {
         if stoppedAnswering { throw noAnswer }
@@ -323,6 +341,7 @@ public actor PostgresCatalog: BatchCatalog {
                     }
                     // Another recording under the same name: what was found in the old one no longer describes it.
                     try await connection.query("DELETE FROM batch_events WHERE file = \(input.path)", logger: logger)
+                    try await connection.query("DELETE FROM batch_sign_positions WHERE file = \(input.path)", logger: logger)
                     try await connection.query(
                         """
                         UPDATE batch_files SET output_name = \(input.outputName), size = \(size), modified = \(modified),
@@ -408,6 +427,10 @@ public actor PostgresCatalog: BatchCatalog {
                     INSERT INTO batch_events (file, sequence, type, event)
                     VALUES (\(path), \(Int64(sequence)), \(eventType(of: event)), \(event))
                     """, logger: logger)
+            }
+            try await connection.query("DELETE FROM batch_sign_positions WHERE file = \(path)", logger: logger)
+            for sighting in SignSighting.all(file: path, events: result.events) {
+                try await Self.insert(sighting, connection, logger: logger)
             }
             try await connection.query(
                 """

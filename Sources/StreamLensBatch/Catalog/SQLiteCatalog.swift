@@ -13,6 +13,8 @@ public actor SQLiteCatalog: BatchCatalog {
     private let lock = AsyncLock()
     /// Set by ``register(_:policy:)``: the batch's inputs are in the connection's temporary `batch_scope` table.
     private var scoped = false
+    /// Whether the catalog has `batch_sign_positions` (one opened only to read may be older than it).
+    private var hasSignPositions = true
 
     private init(connection: SQLiteConnection, location: String) {
         self.connection = connection
@@ -44,7 +46,13 @@ public actor SQLiteCatalog: BatchCatalog {
             if create {
                 _ = try await connection.query("PRAGMA journal_mode = WAL")
                 _ = try await connection.query("PRAGMA synchronous = NORMAL")
+                let before = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+                    .compactMap { $0.column("name")?.string }
                 for statement in Self.schema { _ = try await connection.query(statement) }
+                // A catalog older than the sign positions gets them from the events its batches recorded.
+                if before.contains("batch_events") && !before.contains("batch_sign_positions") {
+                    try await catalog.fillSignPositions()
+                }
                 // Catalogs written before the output folder was recorded get the column (empty: not known).
                 let columns = try await connection.query("PRAGMA table_info(batch_files)").compactMap { $0.column("name")?.string }
                 if !columns.contains("output_folder") {
@@ -55,6 +63,7 @@ public actor SQLiteCatalog: BatchCatalog {
                 let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
                     .compactMap { $0.column("name")?.string }
                 isCatalog = tables.contains("batch_files")
+                await catalog.setHasSignPositions(tables.contains("batch_sign_positions"))
             }
         } catch {
             try? await connection.close()
@@ -99,7 +108,45 @@ public actor SQLiteCatalog: BatchCatalog {
             file TEXT NOT NULL, sequence INTEGER NOT NULL, type TEXT NOT NULL, event TEXT NOT NULL,
             PRIMARY KEY (file, sequence))
         """,
+        // Where each sign was passed: the speed_limit events that carry a position (docs/guides/gps.md).
+        """
+        CREATE TABLE IF NOT EXISTS batch_sign_positions (
+            file TEXT NOT NULL, sequence INTEGER NOT NULL, value INTEGER NOT NULL, unit TEXT NOT NULL,
+            time REAL NOT NULL, latitude REAL NOT NULL, longitude REAL NOT NULL, PRIMARY KEY (file, sequence))
+        """,
     ]
+
+    private func setHasSignPositions(_ present: Bool) { hasSignPositions = present }
+
+    /// Fills `batch_sign_positions` from the recorded `speed_limit` events, in one transaction.
+    private func fillSignPositions() async throws {
+        let events = try await connection.query(
+            "SELECT file, sequence, event FROM batch_events WHERE type = 'speed_limit' ORDER BY file, sequence")
+        _ = try await connection.query("BEGIN IMMEDIATE")
+        do {
+            for row in events {
+                guard let sighting = SignSighting(
+                    file: row.column("file")?.string ?? "", sequence: row.column("sequence")?.integer ?? 0,
+                    event: row.column("event")?.string ?? "")
+                else { continue }
+                try await insert(sighting)
+            }
+            _ = try await connection.query("COMMIT")
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func insert(_ sighting: SignSighting) async throws {
+        _ = try await connection.query(
+            """
+            INSERT OR REPLACE INTO batch_sign_positions (file, sequence, value, unit, time, latitude, longitude)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(sighting.file), .integer(sighting.sequence), .integer(sighting.value), .text(sighting.unit),
+             .float(sighting.time), .float(sighting.latitude), .float(sighting.longitude)])
+    }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, rolled back when it throws.
     private func transaction<Result>(_ body: () async throws -> Result) async throws(CatalogError) -> Result {
@@ -187,6 +234,7 @@ public actor SQLiteCatalog: BatchCatalog {
                 } else if changed {
                     // Another recording under the same name: what was found in the old one no longer describes it.
                     _ = try await rows("DELETE FROM batch_events WHERE file = ?", [.text(input.path)])
+                    _ = try await rows("DELETE FROM batch_sign_positions WHERE file = ?", [.text(input.path)])
                     _ = try await rows(
                         """
                         UPDATE batch_files SET output_name = ?, size = ?, modified = ?, content_hash = ?,
@@ -254,6 +302,8 @@ public actor SQLiteCatalog: BatchCatalog {
                     "INSERT INTO batch_events (file, sequence, type, event) VALUES (?, ?, ?, ?)",
                     [.text(path), .integer(sequence), .text(eventType(of: event)), .text(event)])
             }
+            _ = try await rows("DELETE FROM batch_sign_positions WHERE file = ?", [.text(path)])
+            for sighting in SignSighting.all(file: path, events: result.events) { try await insert(sighting) }
             _ = try await rows(
                 """
                 UPDATE batch_files SET status = 'done', lease_owner = NULL, lease_expires = NULL, error = NULL,
@@ -325,6 +375,26 @@ public actor SQLiteCatalog: BatchCatalog {
                 CatalogEvent(
                     file: row.column("file")?.string ?? "", sequence: row.column("sequence")?.integer ?? 0,
                     type: row.column("type")?.string ?? "", json: row.column("event")?.string ?? "")
+            }
+        } catch {
+            throw .queryFailed(location: location, reason: "\(error)")
+        }
+    }
+
+    public func signSightings() async throws(CatalogError) -> [SignSighting] {
+        guard hasSignPositions else {
+            return try await events(type: "speed_limit").compactMap {
+                SignSighting(file: $0.file, sequence: $0.sequence, event: $0.json)
+            }
+        }
+        do {
+            let query = "SELECT * FROM batch_sign_positions ORDER BY file, sequence"
+            return try await lock.withLock({ try await rows(query) }).map { row in
+                SignSighting(
+                    file: row.column("file")?.string ?? "", sequence: row.column("sequence")?.integer ?? 0,
+                    value: row.column("value")?.integer ?? 0, unit: row.column("unit")?.string ?? "",
+                    time: row.column("time")?.double ?? 0, latitude: row.column("latitude")?.double ?? 0,
+                    longitude: row.column("longitude")?.double ?? 0)
             }
         } catch {
             throw .queryFailed(location: location, reason: "\(error)")

@@ -60,7 +60,7 @@ public struct EventQuery: Sendable {
         "unit", "box", "reads", "observations", "reason",
     ]
 
-    private func matches(_ file: String) -> Bool {
+    func matches(_ file: String) -> Bool {
         guard let fileGlob else { return true }
         guard fileGlob.contains("/") else { return fnmatch(fileGlob, (file as NSString).lastPathComponent, 0) == 0 }
         // A relative glob (`day1/*`) matches the end of the recorded absolute path.

@@ -9,7 +9,8 @@ import Synchronization
 /// ``minimumCueDuration`` — but never past the start of the next cue (a new limit replaces the old one, as the badge
 /// does: two limits were shown at once) nor past the end of the stream given to ``close(streamEnd:)``. So each cue
 /// is written when the next one arrives, and the last one at ``close(streamEnd:)``, which every ending of a run calls:
-/// an interrupted run leaves a valid file.
+/// an interrupted run leaves a valid file. With GPS telemetry (``showSpeed(_:)``) a sign's cue also says the
+/// vehicle's speed where the sign was passed (the event's `end`): `Speed limit 60 km/h · speed 67 km/h`.
 ///
 /// ## Thread Safety
 /// Writes are serialized by a mutex; any thread may append.
@@ -27,6 +28,16 @@ public final class WebVTTWriter: Sendable {
         var pending: (start: Double, end: Double, body: String)?
         /// Where cue times count from (seconds of stream time), read when a cue is written; nil: from 0.
         var origin: (@Sendable () -> Double?)?
+        var speed: SpeedSource?
+    }
+
+    /// The vehicle's speed at a stream time (seconds) in a unit (`km/h`, `mph`); nil when unknown.
+    public typealias SpeedSource = @Sendable (_ time: Double, _ unit: String) -> Double?
+
+    /// Sign cues from now on carry the speed `source` gives at the sign's passing, in the sign's unit, rounded to a
+    /// whole number; a cue whose speed is unknown says the limit alone.
+    public func showSpeed(_ source: @escaping SpeedSource) {
+        state.withLock { $0.speed = source }
     }
 
     /// Cue times count from the stream time `origin` gives when a cue is written (the first frame's, once known):
@@ -88,7 +99,9 @@ public final class WebVTTWriter: Sendable {
 
     /// Appends the cue for a speed-limit event.
     public func append(_ event: SpeedLimitEvent) {
-        appendCue(start: event.start, end: event.end, text: "Speed limit \(event.value) \(event.unit)")
+        let speed = state.withLock { $0.speed }?(event.end, event.unit)
+        let reading = speed.map { " · speed \(Int($0.rounded())) \(event.unit)" } ?? ""
+        appendCue(start: event.start, end: event.end, text: "Speed limit \(event.value) \(event.unit)\(reading)")
     }
 
     /// Writes the last cue, ending by `streamEnd` (seconds) when given and after its start, and closes the file;

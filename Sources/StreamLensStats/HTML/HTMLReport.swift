@@ -1,14 +1,16 @@
 import Foundation
 import StreamLensCore
+import StreamLensTelemetry
 
 /// `--html PATH.html`: one self-contained page a person reads at a glance — headline numbers, the frame-interval
-/// timeline with drop, stall and blocked markers, the latency histogram and per-stage bars.
+/// timeline with drop, stall and blocked markers, the latency histogram and per-stage bars; and, when the run had GPS
+/// telemetry, the drive's track coloured by speed against the limit and its speed and limit over time.
 ///
 /// Everything is inline (CSS and SVG; no scripts, fonts or images from anywhere). The report itself is embedded as
 /// `<script type="application/json" id="report-data">`, the exact JSON the plots were drawn from.
 public enum HTMLReport {
-    /// The page for `report`.
-    public static func render(report: RunReport) throws -> String {
+    /// The page for `report`; `drive` adds the track and the speed chart (nil: the run had no telemetry).
+    public static func render(report: RunReport, drive: DriveProfile? = nil) throws -> String {
         let json = String(decoding: try report.jsonData(), as: UTF8.self)
             // "</script" or "<!--" inside a script element would end or confuse it. "<" occurs only inside JSON
             // strings, where "\u003c" is the same character.
@@ -47,15 +49,16 @@ public enum HTMLReport {
             note: "Bar: p50, light: up to p95, tick: p99 (ms).",
             body: StageChart(report: report).render())
         page += "</div>\n"
+        if let drive { page += driveSections(drive) }
         page += details(report)
         page += "<script type=\"application/json\" id=\"report-data\">\n\(json)\n</script>\n</body>\n</html>\n"
         return page
     }
 
     /// Renders and writes the page to `path`.
-    public static func write(report: RunReport, toPath path: String) throws(StatsError) {
+    public static func write(report: RunReport, drive: DriveProfile? = nil, toPath path: String) throws(StatsError) {
         do {
-            try Data(render(report: report).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(render(report: report, drive: drive).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw .cannotWrite(path: path, reason: String(describing: error))
         }
@@ -114,6 +117,23 @@ public enum HTMLReport {
         return html + "</section>\n"
     }
 
+    private static func driveSections(_ drive: DriveProfile) -> String {
+        let over = drive.looks.filter { $0.standing == .over }.count
+        let seconds = drive.speeding.reduce(0) { $0 + $1.end - $1.start }
+        let stretches = drive.speeding.count == 1 ? "1 speeding stretch" : "\(drive.speeding.count) speeding stretches"
+        var html = section(
+            "Track",
+            note: "The drive during the video (\(drive.looks.count) looks, one every \(format(drive.step)) s), north up, "
+                + "no map underneath. \(drive.signs.count) sign(s) passed; \(stretches) (\(format(seconds)) s); "
+                + "\(over) look(s) over the tolerance (5 %, at least 3 km/h).",
+            body: DriveMapChart(profile: drive).render() + "\n" + DriveMapChart.legend)
+        html += section(
+            "Speed and limit",
+            note: "Speed (\(drive.unit)) as a line, the limit read from the signs as steps, speeding stretches shaded.",
+            body: SpeedLimitChart(profile: drive).render())
+        return html
+    }
+
     private static func dropDetail(_ frames: FrameCounts) -> String {
         let causes = DropCause.allCases.compactMap { cause -> String? in
             let count = frames.dropped[cause.rawValue] ?? 0
@@ -162,6 +182,12 @@ public enum HTMLReport {
         svg .grid{stroke:#e6e9ef;stroke-width:1} svg .interval{stroke:#2f6fd0} svg .drop{fill:#d93025}
         svg .stall{fill:#f29900} svg .blocked{fill:#4a90e2} svg .latency-bar{fill:#5b8def}
         svg .stage-p50{fill:#2f6fd0} svg .stage-p95{fill:#a9c4f2} svg .stage-p99{stroke:#1d2430;stroke-width:2}
+        svg .track-segment{stroke-width:3;stroke-linecap:round} svg .sign{fill:#fff;stroke:#d93025;stroke-width:3}
+        svg .sign-value{font-size:10px;font-weight:bold;fill:#1d2430} svg .scale-bar{stroke:#1d2430;stroke-width:2}
+        svg .speed-line{fill:none;stroke:#2f6fd0;stroke-width:2} svg .limit-step,svg .limit-rise{stroke:#d93025;stroke-width:2}
+        svg .speeding-band{fill:#d93025;opacity:.18}
+        .legend{font-size:12px;color:#5a6270} .key{margin-right:14px}
+        .swatch{display:inline-block;width:18px;height:4px;margin:0 5px 3px 0;vertical-align:middle}
         table{border-collapse:collapse;margin:6px 24px 6px 0;display:inline-table;vertical-align:top;font-size:13px}
         th,td{border-bottom:1px solid #e6e9ef;padding:4px 12px;text-align:right} th:first-child,td:first-child{text-align:left}
         """

@@ -37,6 +37,23 @@ struct SVGCanvas {
         elements.append(tag + "/>")
     }
 
+    /// A circle, optionally with a tooltip.
+    mutating func circle(
+        x: Double, y: Double, radius: Double, className: String, data: [(String, String)] = [], title: String? = nil
+    ) {
+        var tag = "<circle class=\"\(className)\" cx=\"\(Self.number(x))\" cy=\"\(Self.number(y))\" r=\"\(Self.number(radius))\""
+        for (key, value) in data { tag += " data-\(key)=\"\(HTMLText.escape(value))\"" }
+        elements.append(title.map { tag + "><title>\(HTMLText.escape($0))</title></circle>" } ?? tag + "/>")
+    }
+
+    /// An open line through `points`.
+    mutating func polyline(_ points: [(x: Double, y: Double)], className: String, data: [(String, String)] = []) {
+        var tag = "<polyline class=\"\(className)\" points=\""
+            + points.map { "\(Self.number($0.x)),\(Self.number($0.y))" }.joined(separator: " ") + "\""
+        for (key, value) in data { tag += " data-\(key)=\"\(HTMLText.escape(value))\"" }
+        elements.append(tag + "/>")
+    }
+
     mutating func text(_ content: String, x: Double, y: Double, className: String, anchor: String = "start") {
         elements.append(
             "<text class=\"\(className)\" x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" text-anchor=\"\(anchor)\">\(HTMLText.escape(content))</text>")
