@@ -3,18 +3,19 @@
 //
 // Layers, bottom first: a module imports only modules of lower layers (scripts/check-tree.py reads this list and
 // checks every import; docs/design.md draws it):
-//   1. StreamLensCore, StreamLensOptions, StreamLensBatch, StreamLensTelemetry
+//   1. StreamLensCore, StreamLensOptions, StreamLensTelemetry
 //   2. StreamLensGStreamer, StreamLensText, StreamLensDetection, StreamLensSigns
-//   3. StreamLensStats, StreamLensCompositing
+//   3. StreamLensStats, StreamLensCompositing, StreamLensBatch
 //   4. StreamLensFramePath
 //   5. StreamLens, StreamLensGstPlugin
 //   6. streamlens, streamlens-reference, streamlens-diagnostics, StreamLensTestMedia
-// 1: pure Swift — frames, pool, stage protocols, detections and time (imports no C); the option schema; the batch
-// catalog; GPS telemetry (GoPro GPMF, GPX, NMEA, CSV), the per-frame track, speeding and map exports. 2: one Swift
+// 1: pure Swift — frames, pool, stage protocols, detections and time (imports no C); the option schema; GPS
+// telemetry (GoPro GPMF, GPX, NMEA, CSV), the per-frame track, speeding and map exports. 2: one Swift
 // module per C library — StreamLensGStreamer is the only one importing GStreamer's C API
 // (pipelines, appsink/appsrc, frames and buffers, the element SDK's GValue/GstStructure/buffer wrappers),
 // StreamLensText wraps Pango/Cairo, detection and signs each wrap their OpenCV bridge (signs also Tesseract). 3: pure
-// Swift domain modules — run statistics and reports; blending, annotators and overlays in native YUV. 4: the frame path
+// Swift domain modules — run statistics and reports; blending, annotators and overlays in native YUV; the batch
+// catalog and its queries (the sign map uses the telemetry's geodesy and GeoJSON). 4: the frame path
 // from appsink through the pool, analysis lanes, sync hold and compositing to appsrc; the analysis lanes the elements
 // share; the overlay clip decoder. 5: the pipeline runner, and the stages as GStreamer elements (libgststreamlens.so).
 // 6: the command-line tool and tools; the media the tests and the diagnostics share. Below layer 1 sit the C targets:
@@ -134,6 +135,7 @@ let package = Package(
         .target(
             name: "StreamLensBatch",
             dependencies: [
+                "StreamLensTelemetry",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

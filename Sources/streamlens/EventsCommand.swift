@@ -59,7 +59,7 @@ struct EventsCommand: AsyncParsableCommand {
             throw ExitCode((error as? CatalogError)?.exitStatus ?? 1)
         }
         if let geojson, let map {
-            do { try Data(map.geoJSON().utf8).write(to: URL(fileURLWithPath: geojson), options: .atomic) } catch {
+            do { try map.geoJSON().write(to: URL(fileURLWithPath: geojson), options: .atomic) } catch {
                 printError(
                     "cannot write the sign map to '\(geojson)': \(error.localizedDescription); check that the folder "
                         + "exists and is writable")

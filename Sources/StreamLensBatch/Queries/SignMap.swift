@@ -1,4 +1,5 @@
 import Foundation
+import StreamLensTelemetry
 
 /// `streamlens events --catalog X --geojson FILE`: one map of every speed-limit sign the batch's recordings passed,
 /// as an RFC 7946 GeoJSON FeatureCollection of points.
@@ -50,38 +51,22 @@ public struct SignMap: Sendable {
         self.signs = signs
     }
 
-    /// Great-circle distance (haversine on the 6 371 008.8 m mean sphere), metres.
     static func distance(_ sign: Sign, _ sighting: SignSighting) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (sighting.latitude - sign.latitude) * radians
-        let dLon = (sighting.longitude - sign.longitude) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2)
-            + cos(sign.latitude * radians) * cos(sighting.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+        Geodesy.distance(
+            latitude1: sign.latitude, longitude1: sign.longitude, latitude2: sighting.latitude,
+            longitude2: sighting.longitude)
     }
 
-    /// The map as GeoJSON text (positions `[lon, lat]`, seven decimals).
-    public func geoJSON() -> String {
-        func number(_ value: Double) -> String {
-            let text = String(format: "%.7f", value)
-            var trimmed = text
-            while trimmed.hasSuffix("0") { trimmed.removeLast() }
-            if trimmed.hasSuffix(".") { trimmed.removeLast() }
-            return trimmed == "-0" ? "0" : trimmed
-        }
-        func string(_ text: String) -> String {
-            String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
-                .replacingOccurrences(of: "\\/", with: "/")
-        }
-        let features = signs.map { sign in
+    /// The map as GeoJSON (positions `[lon, lat]`, seven decimals).
+    public func geoJSON() -> Data {
+        GeoJSONWriter.points(signs.map { sign in
             let first = sign.sightings[0]
-            return "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":["
-                + "\(number(sign.longitude)),\(number(sign.latitude))]},\"properties\":{\"kind\":\"speed_limit\","
-                + "\"value\":\(sign.value),\"unit\":\(string(sign.unit)),\"count\":\(sign.count),"
-                + "\"files\":[\(sign.files.map(string).joined(separator: ","))],"
-                + "\"first_file\":\(string(first.file)),\"first_time\":\(number(first.time))}}"
-        }
-        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+            return (sign.latitude, sign.longitude, [
+                "kind": .string("speed_limit"), "value": .number(Double(sign.value)), "unit": .string(sign.unit),
+                "count": .number(Double(sign.count)), "files": .array(sign.files.map { .string($0) }),
+                "first_file": .string(first.file), "first_time": .number(first.time),
+            ])
+        })
     }
 }
 

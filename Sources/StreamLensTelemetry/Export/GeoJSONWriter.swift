@@ -36,7 +36,18 @@ public enum GeoJSONWriter {
                     "mean_excess": .number(event.meanExcess),
                 ]))
         }
-        let collection = JSONValue.object(["type": .string("FeatureCollection"), "features": .array(list)])
+        return collection(list)
+    }
+
+    /// Points with their properties as a FeatureCollection (the batch's map of signs).
+    public static func points(
+        _ points: [(latitude: Double, longitude: Double, properties: [String: JSONValue])]
+    ) -> Data {
+        collection(points.map { feature(geometry: point(position($0.latitude, $0.longitude)), properties: $0.properties) })
+    }
+
+    private static func collection(_ features: [JSONValue]) -> Data {
+        let collection = JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(collection)) ?? Data()
@@ -68,13 +79,13 @@ public enum GeoJSONWriter {
 }
 
 /// A JSON value, for documents whose shape varies by feature.
-enum JSONValue: Encodable, Equatable {
+public enum JSONValue: Encodable, Equatable, Sendable {
     case string(String)
     case number(Double)
     case array([JSONValue])
     case object([String: JSONValue])
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
