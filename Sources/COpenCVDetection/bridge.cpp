@@ -130,6 +130,30 @@ slcv_status slcv_detector_create_centerface(
     });
 }
 
+void slcv_plate_default_options(slcv_plate_options *options) {
+    if (options == nullptr) return;
+    options->input_width = 1280;
+    options->input_height = 736;
+    options->coarse_width = 640;
+    options->coarse_height = 640;
+    options->confidence_threshold = 0.2f;
+    options->nms_threshold = 0.4f;
+}
+
+slcv_status slcv_detector_create_plates(
+    const char *fine_path, const char *coarse_path, const slcv_plate_options *options, slcv_detector **detector,
+    char *error, size_t error_capacity) {
+    if (detector == nullptr || options == nullptr || fine_path == nullptr || coarse_path == nullptr) {
+        writeError(error, error_capacity, "plate detector: null argument");
+        return SLCV_INVALID_ARGUMENT;
+    }
+    *detector = nullptr;
+    const std::string context = std::string("plate model '") + fine_path + "'";
+    return guarded(error, error_capacity, SLCV_LOAD_FAILED, context.c_str(), [&] {
+        *detector = slcv::makePlateDetector(fine_path, coarse_path, *options);
+    });
+}
+
 slcv_status slcv_detector_create_hog(
     const slcv_hog_options *options, slcv_detector **detector, char *error, size_t error_capacity) {
     if (detector == nullptr || options == nullptr) {

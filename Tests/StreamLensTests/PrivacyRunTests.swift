@@ -89,7 +89,7 @@ import Testing
         let result = try await runTool(["run", "--input", "videotestsrc num-buffers=3", "--blur", "faces,cats"])
         #expect(result.status == 2)
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
-        #expect(result.standardError.contains("cannot blur 'cats': use faces or off"), "\(result.standardError)")
+        #expect(result.standardError.contains("cannot blur 'cats': use faces, plates or off"), "\(result.standardError)")
     }
 }
 
@@ -113,7 +113,10 @@ import Testing
         let off = try PipelineFile.parse("source: { input: a.mp4 }\nstages: { privacy: { blur: off } }\n", file: "p.yaml")
         #expect(off.privacy == nil)
         #expect(throws: (any Error).self) {
-            try PipelineFile.parse("source: { input: a.mp4 }\nstages: { privacy: { blur: plates } }\n", file: "p.yaml")
+            try PipelineFile.parse("source: { input: a.mp4 }\nstages: { privacy: { blur: cats } }\n", file: "p.yaml")
         }
+        let both = try PipelineFile.parse(
+            "source: { input: a.mp4 }\nstages: { privacy: { blur: \"plates, faces\" } }\n", file: "p.yaml")
+        #expect(both.privacy?.kinds == [.plates, .faces])
     }
 }

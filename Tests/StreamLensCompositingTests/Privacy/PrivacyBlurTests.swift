@@ -173,4 +173,25 @@ import Testing
         #expect(Self.samples(image) != before)
         #expect(stage.framesBlurred == ["face": 1])
     }
+
+    @Test func aPlateIsHiddenAsItsWholeRectangle() {
+        let stage = PrivacyBlurStage()
+        let image = Self.texturedFrame(.i420, width: 64, height: 48)
+        let plate = Detection(box: BoundingBox(x: 21, y: 11, width: 30, height: 10), className: "plate", confidence: 0.6)
+        let context = CompositeContext(
+            pts: .zero, frameIndex: 0, latestDetections: ["privacy": Detections(pts: .zero, source: "privacy", items: [plate])])
+        image.withPlanes { stage.composite(onto: $0, context: context) }
+        // The box grown by 20 % (6 px left and right, 2 px above and below), corners included.
+        let expected = Self.texturedFrame(.i420, width: 64, height: 48)
+        expected.withPlanes {
+            PrivacyBlurrer().hide(PrivacyRect(left: 15, top: 9, right: 57, bottom: 23), shape: .rectangle, style: .gaussian, in: $0)
+        }
+        #expect(Self.samples(image) == Self.samples(expected))
+        let asEllipse = Self.texturedFrame(.i420, width: 64, height: 48)
+        asEllipse.withPlanes {
+            PrivacyBlurrer().hide(PrivacyRect(left: 15, top: 9, right: 57, bottom: 23), shape: .ellipse, style: .gaussian, in: $0)
+        }
+        #expect(Self.samples(image) != Self.samples(asEllipse))
+        #expect(stage.framesBlurred == ["plate": 1])
+    }
 }
