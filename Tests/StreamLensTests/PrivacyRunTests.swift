@@ -1,6 +1,7 @@
 import Foundation
 import StreamLensCore
 import StreamLensDetection
+import StreamLensOptions
 import Synchronization
 import Testing
 @testable import StreamLens
@@ -115,5 +116,13 @@ import Testing
         #expect(throws: (any Error).self) {
             try PipelineFile.parse("source: { input: a.mp4 }\nstages: { privacy: { blur: plates } }\n", file: "p.yaml")
         }
+    }
+}
+
+/// The kinds `--blur` and the element's `kinds` accept are the schema's list, and each has its detector.
+@Suite struct PrivacyKindTests {
+    @Test func theKindsAreTheSchemasList() {
+        #expect(PrivacyKind.allCases.map(\.rawValue) == OptionSchema.blurKinds)
+        #expect(OptionSchema.blur.property(of: OptionSchema.Element.blur)?.defaultValue == .text("faces"))
     }
 }
