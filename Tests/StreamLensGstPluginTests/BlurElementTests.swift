@@ -101,6 +101,29 @@ import Testing
         #expect(frames.frameCount == 60)
     }
 
+    /// The live path (`sync-analysis=off`, as a live source gets): frames are hidden with the newest result, and the
+    /// first frame waits for the first result rather than go out with its faces; every frame goes on.
+    @Test(.enabled(if: isReady, notReady))
+    func liveFramesAreHiddenFromTheFirstFrameOn() async throws {
+        try PluginHarness.requirePlugin()
+        let folder = try PluginHarness.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("live.i420")
+        let run = try await PluginHarness.launch(
+            "filesrc location=\(PrivacyTestset.clip.path) ! decodebin ! videoconvert ! video/x-raw,format=I420 "
+                + "! streamlensblur sync-analysis=off ! filesink location=\(output.path)", timeout: .seconds(600))
+        #expect(run.status == 0, "stderr: \(run.standardError)")
+        let listing = try PrivacyTestset.Listing.load()
+        let input = try await Self.decodedInput(into: folder)
+        let blurred = try DecodedVideo(
+            rawI420: output, width: PrivacyTestset.width, height: PrivacyTestset.height, framesPerSecond: 25)
+        #expect(blurred.frameCount == PrivacyTestset.frames)
+        let detector = try CascadeDetector(cascade: "frontalface")
+        let detect: (AnalysisFrame) -> [BoundingBox] = { ((try? detector.detect($0)) ?? []).map(\.box) }
+        #expect(PrivacyTestset.faceHits(in: input, listing: listing, frames: 0..<1, detect: detect).count == 2)
+        #expect(PrivacyTestset.faceHits(in: blurred, listing: listing, frames: 0..<1, detect: detect).isEmpty)
+    }
+
     /// A kind that does not exist stops the element at start with one line naming the property and its values;
     /// `kinds=off` passes frames through untouched.
     @Test func kindsIsCheckedAndOffPassesThrough() async throws {

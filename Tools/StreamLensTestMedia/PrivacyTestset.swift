@@ -28,15 +28,16 @@ public enum PrivacyTestset {
         }
     }
 
-    /// Per face name, the frames of `video` on which `detect` finds that face: a box centred on it (within half its
+    /// Per face name, the frames of `video` (all, or those in `frames`) on which `detect` finds that face: a box centred on it (within half its
     /// side) and of its size (half to one and a half times its side). The Haar cascade also fires, on about 1 in 250
     /// frames, on the hidden head itself (a smooth oval under the hair, face-shaped to it): a box twice the face's
     /// size around it, or a small one at its edge. Those are not a face left to see, and are not counted.
     public static func faceHits(
-        in video: DecodedVideo, listing: Listing, detect: (AnalysisFrame) -> [BoundingBox]
+        in video: DecodedVideo, listing: Listing, frames: Range<Int>? = nil, detect: (AnalysisFrame) -> [BoundingBox]
     ) -> [String: Int] {
         var found: [String: Int] = [:]
-        for index in 0..<min(video.frameCount, listing.frames.count) {
+        let all = 0..<min(video.frameCount, listing.frames.count)
+        for index in frames.map({ $0.clamped(to: all) }) ?? all {
             let boxes = video.withFrame(index) { detect($0) }
             for face in listing.frames[index].faces {
                 let centre = (x: face.x + face.size / 2, y: face.y + face.size / 2)

@@ -12,8 +12,9 @@ import StreamLensOptions
 ///
 /// Every frame is due for analysis. `sync-analysis=auto` (the default) decides at the first buffer, as the command
 /// line does: upstream not live (a latency query; a source that cannot say is a file) → every frame waits for its
-/// own analysis and is hidden from it; live → a frame never waits, and is hidden with the newest result, its boxes
-/// moved on by their tracks' motion and grown for the lag (``BlurMotion``). A frame that cannot be mapped for
+/// own analysis and is hidden from it; live → a frame never waits (but for the first result after the start or a
+/// flush), and is hidden with the newest result, its boxes moved on by their tracks' motion and grown for the lag
+/// (``BlurMotion``). A frame that cannot be mapped for
 /// writing is an ERROR, never passed on unhidden.
 ///
 /// At end-of-stream the stage finishes before end-of-stream goes on, and the element posts `streamlens-analysis`
@@ -41,6 +42,8 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
     private var motion = BlurMotion()
     /// What `prepareOutput` chose to hide on the buffer `process` gets next; nil when nothing.
     private var pending: CompositeContext?
+    /// Whether a result has come since the start or the last flush (live frames wait for the first one).
+    private var hasResult = false
     /// The context's detections by source, kept so that its storage is reused from frame to frame.
     private var latestBySource: [String: Detections] = [:]
 
@@ -89,6 +92,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
         }
         frameIndex = 0
         lastPTS = nil
+        hasResult = false
         motion = BlurMotion()
         return .process
     }
@@ -135,11 +139,18 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
         }()
         let pts = presentationTime(of: input, format: format)
         let outcome = analysis.offer(input, format: format, pts: pts, frameIndex: frameIndex, waitWhenBusy: waiting)
-        if waiting && outcome == .submitted { analysis.waitForSubmitted() }
+        if waiting && outcome == .submitted {
+            analysis.waitForSubmitted()
+        } else if !waiting && !hasResult {
+            // Live, before the first result: the frames wait for it once (one analysis of latency at the start or
+            // after a flush) rather than go out with nothing hidden.
+            analysis.waitForSubmitted()
+        }
         guard var hidden = analysis.latest else {
             frameIndex += 1
             return input.pointer
         }
+        hasResult = true
         if !waiting {
             hidden = motion.boxes(from: hidden, at: pts, growthPerSecond: stage.configuration.growthPerSecond)
         }
@@ -187,6 +198,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
             }
         case .flushStop:
             lastPTS = nil
+            hasResult = false
             analysis?.forgetLatest()
             motion.reset()
         case .segment(let segment): self.segment = segment
