@@ -145,7 +145,7 @@ let package = Package(
             name: "streamlens",
             dependencies: [
                 "StreamLens", "StreamLensStats", "StreamLensCompositing", "StreamLensDetection", "StreamLensBatch",
-                "StreamLensOptions",
+                "StreamLensOptions", "StreamLensCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Generated/executed-functions.order"],
@@ -227,11 +227,17 @@ let package = Package(
             ]
         ),
         // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.
-        .testTarget(name: "StreamLensBatchTests", dependencies: ["StreamLensBatch"]),
+        .testTarget(
+            name: "StreamLensBatchTests",
+            dependencies: ["StreamLensBatch", "StreamLensCore", "StreamLensDetection", "StreamLensTestMedia"]
+        ),
         // Black-box: runs the built libgststreamlens.so through gst-launch-1.0, gst-inspect-1.0 and Python (gi).
         .testTarget(
             name: "StreamLensGstPluginTests",
-            dependencies: ["StreamLensCore", "StreamLensStats", "StreamLensCompositing", "StreamLensText", "StreamLensOptions"]
+            dependencies: [
+                "StreamLensCore", "StreamLensStats", "StreamLensCompositing", "StreamLensText", "StreamLensOptions",
+                "StreamLensDetection", "StreamLensTestMedia",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-// The four video elements: each is a GstStreamLensFilter with its own metadata, pad templates and properties.
+// The five video elements: each is a GstStreamLensFilter with its own metadata, pad templates and properties.
 // Their properties come from the option schema (streamlens_install_properties, in Swift); the logic validates and
 // uses the values.
 #include "elements.h"
@@ -61,3 +61,9 @@ STREAMLENS_DEFINE_FILTER (GstStreamLensOverlay, gst_streamlens_overlay, STREAMLE
     "streamlensoverlay", "StreamLens looping overlay", "Filter/Effect/Video",
     "Blends a looping alpha clip in place on I420/NV12, always or when a region of interest of a class or a new "
     "speed limit appears (GstVideoRegionOfInterestMeta from upstream)")
+
+STREAMLENS_DEFINE_FILTER (GstStreamLensBlur, gst_streamlens_blur, STREAMLENS_ELEMENT_BLUR, "streamlensblur",
+    "StreamLens privacy blur", "Filter/Effect/Video",
+    "Hides faces in place on I420/NV12 (gaussian, pixelate or solid), found by CenterFace on its own thread: on a "
+    "stream that is not live every frame waits for its own analysis; live, each frame is hidden with the newest "
+    "result moved on by the tracks' motion. Put it before any annotation element")

@@ -17,8 +17,8 @@ G_BEGIN_DECLS
 // The author field of every element's metadata.
 #define STREAMLENS_AUTHOR "StreamLens contributors"
 
-// Base of streamlensdetect, streamlenssigns, streamlensannotate and streamlensoverlay: a GstVideoFilter whose
-// virtual methods forward to the Swift logic object.
+// Base of streamlensdetect, streamlenssigns, streamlensannotate, streamlensoverlay and streamlensblur: a
+// GstVideoFilter whose virtual methods forward to the Swift logic object.
 typedef struct _GstStreamLensFilter {
   GstVideoFilter parent;
   // The Swift logic (retained), made in the subclass's instance_init and released in finalize.
@@ -38,6 +38,7 @@ GType gst_streamlens_signs_get_type (void);
 GType gst_streamlens_annotate_get_type (void);
 GType gst_streamlens_overlay_get_type (void);
 GType gst_streamlens_stats_get_type (void);
+GType gst_streamlens_blur_get_type (void);
 
 // GObject property accessors that forward to the Swift logic of a GstStreamLensFilter or GstStreamLensStats.
 void streamlens_filter_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec);

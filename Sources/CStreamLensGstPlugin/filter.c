@@ -1,4 +1,4 @@
-// GstStreamLensFilter: the abstract GstVideoFilter base of the four video elements. Every virtual method forwards
+// GstStreamLensFilter: the abstract GstVideoFilter base of the five video elements. Every virtual method forwards
 // to the element's Swift logic; the subclasses (elements.c) only add metadata, pad templates and properties.
 #include "elements.h"
 

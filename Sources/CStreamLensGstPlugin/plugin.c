@@ -20,10 +20,12 @@ streamlens_plugin_register_elements (GstPlugin *plugin)
       && gst_element_register (plugin, "streamlenssigns", GST_RANK_NONE, gst_streamlens_signs_get_type ())
       && gst_element_register (plugin, "streamlensannotate", GST_RANK_NONE, gst_streamlens_annotate_get_type ())
       && gst_element_register (plugin, "streamlensoverlay", GST_RANK_NONE, gst_streamlens_overlay_get_type ())
-      && gst_element_register (plugin, "streamlensstats", GST_RANK_NONE, gst_streamlens_stats_get_type ());
+      && gst_element_register (plugin, "streamlensstats", GST_RANK_NONE, gst_streamlens_stats_get_type ())
+      && gst_element_register (plugin, "streamlensblur", GST_RANK_NONE, gst_streamlens_blur_get_type ());
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, streamlens,
-    "StreamLens video analytics: object detection, speed-limit signs, annotations, looping overlays, statistics",
+    "StreamLens video analytics: object detection, speed-limit signs, privacy blur, annotations, looping overlays, "
+    "statistics",
     streamlens_plugin_register_elements, STREAMLENS_PLUGIN_VERSION, "Apache 2.0", "StreamLens",
     "StreamLens")

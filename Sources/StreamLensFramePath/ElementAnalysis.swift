@@ -63,6 +63,13 @@ public final class ElementAnalysis: @unchecked Sendable {
         return .submitted
     }
 
+    /// Waits until the frame last handed to the analysis thread has been analysed: its result (or the boxes a
+    /// declining stage still holds) is then ``latest``. For elements that draw each frame with its own result
+    /// (streamlensblur on files); returns at once when no frame is in analysis.
+    public func waitForSubmitted() {
+        lane?.waitUntilIdle()
+    }
+
     /// The stage's newest result, if it has produced one (and it is not the forgotten frame's).
     public var latest: Detections? {
         guard let result = board.snapshot()[stage.name] else { return nil }

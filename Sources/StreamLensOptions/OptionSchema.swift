@@ -9,7 +9,8 @@ public enum OptionSchema {
         public static let annotate = "streamlensannotate"
         public static let overlay = "streamlensoverlay"
         public static let stats = "streamlensstats"
-        public static let all = [detect, signs, annotate, overlay, stats]
+        public static let blur = "streamlensblur"
+        public static let all = [detect, signs, annotate, overlay, stats, blur]
     }
 
     public static let corners = ["top-left", "top-right", "bottom-left", "bottom-right"]
@@ -49,7 +50,9 @@ public enum OptionSchema {
         help: "Stream time between analysed frames for every analysis stage; 0 analyses every frame.")
     public static let syncAnalysis = OptionSpec(
         flag: "sync-analysis", key: "analysis.sync",
-        properties: [.init(Element.detect, "sync-analysis"), .init(Element.signs, "sync-analysis")],
+        properties: [
+            .init(Element.detect, "sync-analysis"), .init(Element.signs, "sync-analysis"), .init(Element.blur, "sync-analysis"),
+        ],
         kind: .choice(["auto", "on", "off"]), default: .text("auto"),
         help: "on: every due frame is analysed and drawn with its own result (frames wait for it); off: never wait, "
             + "draw the newest result; auto: on when frames are never dropped (files; an element: upstream is not "

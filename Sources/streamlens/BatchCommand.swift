@@ -14,9 +14,9 @@ struct BatchCommand: AsyncParsableCommand {
             line). Per input, under --output-dir with the input tree's layout: NAME.mp4 (unless --output null), \
             NAME.report.json, NAME.events.jsonl, NAME.vtt; for the batch: batch-summary.html and batch-summary.json.
             The catalog (default DIR/catalog.sqlite) remembers every file: running the same command again does only \
-            what is not done yet, and redoes inputs that changed. With a PostgreSQL catalog, any number of batch \
-            processes on any number of machines share the work (inputs and --output-dir must be at the same paths on \
-            every machine).
+            what is not done yet, and redoes inputs that changed or were done with other --blur settings. With a \
+            PostgreSQL catalog, any number of batch processes on any number of machines share the work (inputs and \
+            --output-dir must be at the same paths on every machine).
             Exit status: 0 every file done, 1 a file failed, the catalog failed or the output folder filled up (the files \
             left stay pending), 2 bad arguments, 130 interrupted.
             """
@@ -66,7 +66,13 @@ struct BatchCommand: AsyncParsableCommand {
             throw ExitCode(error.exitStatus)
         }
         let inputs: [CatalogInput]
-        do { inputs = try InputDiscovery.discover(self.inputs, outputFolder: batchOptions.outputFolder) } catch {
+        do {
+            inputs = try InputDiscovery.discover(self.inputs, outputFolder: batchOptions.outputFolder).map { input in
+                var input = input
+                input.outputSettings = batchOptions.outputSettings
+                return input
+            }
+        } catch {
             printError(error)
             throw ExitCode(2)
         }
@@ -214,13 +220,11 @@ struct BatchCommand: AsyncParsableCommand {
                         + "place; give a file name (its container is used: mp4, mkv, webm or mov) or null, or pass --output")
             }
         }
-        // The catalog keys a done file on its input, not on the settings it ran with: a batch run again with --blur
-        // would keep the earlier, unblurred outputs as done. Until the catalog records the privacy settings, a batch
-        // refuses them rather than leave a face in a video the user believes is blurred.
-        if configuration.privacy != nil {
-            throw BatchArgumentError(
-                "batch cannot blur yet (it would keep files done earlier without the blur as they are): run "
-                    + "`streamlens run --blur faces` per file")
+        // The catalog records the privacy settings beside each file: one done without the blur, or with another, is
+        // done again rather than kept with a face in a video the user believes is blurred.
+        let outputSettings: String
+        do { outputSettings = try Self.outputSettings(of: configuration) } catch {
+            throw BatchArgumentError("\(error)")
         }
         if configuration.timelinePath != nil || configuration.metricsPort != nil {
             throw BatchArgumentError(
@@ -243,6 +247,7 @@ struct BatchCommand: AsyncParsableCommand {
             showProgress: !options.quiet)
         // A pipeline file's report page is written per file, beside its JSON report.
         batchOptions.writesPages = configuration.htmlPath != nil
+        batchOptions.outputSettings = outputSettings
         return batchOptions
     }
 }

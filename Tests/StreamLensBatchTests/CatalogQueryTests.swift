@@ -153,16 +153,5 @@ import StreamLensBatch
         let workers = try await streamlens(["batch", "/dev/null", "--output-dir", "/tmp/x", "--workers", "-1"])
         #expect(workers.status == 2)
         #expect(workers.standardError == "streamlens: error: --workers -1 is not within 1…256\n", "\(workers.standardError)")
-        // The catalog does not record the privacy settings: a batch that blurs could keep unblurred outputs as done.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-blur-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let pipeline = folder.appendingPathComponent("public.yaml")
-        try "stages: { privacy: { blur: faces } }\n".write(to: pipeline, atomically: true, encoding: .utf8)
-        for arguments in [["--blur", "faces"], ["--pipeline", pipeline.path]] {
-            let blur = try await streamlens(["batch", "/dev/null", "--output-dir", folder.path] + arguments)
-            #expect(blur.status == 2, "\(arguments)")
-            #expect(blur.standardError == "streamlens: error: batch cannot blur yet (it would keep files done earlier "
-                + "without the blur as they are): run `streamlens run --blur faces` per file\n", "\(blur.standardError)")
-        }
     }
 }

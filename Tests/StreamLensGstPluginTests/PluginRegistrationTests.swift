@@ -29,9 +29,14 @@ import Testing
             ("report", "Default: null"), ("interval", "Default:               1"), ("metrics-port", "Default: 0"),
             ("stall-threshold", "Default:               1"),
         ]),
+        ("streamlensblur", [
+            ("kinds", #"Default: "faces""#), ("style", #"Default: "gaussian""#), ("margin", "Default:             0.2"),
+            ("confidence", "Default:             0.2"), ("hold", "Default:               1"),
+            ("sync-analysis", #"Default: "auto""#),
+        ]),
     ]
 
-    @Test func theScannerRegistersThePluginWithItsFiveElements() async throws {
+    @Test func theScannerRegistersThePluginWithItsSixElements() async throws {
         try PluginHarness.requirePlugin()
         // A fresh registry makes GStreamer scan the plugin folder with gst-plugin-scanner, in its own process.
         try? FileManager.default.removeItem(atPath: PluginHarness.registry)
@@ -41,7 +46,7 @@ import Testing
                 "stderr: \(result.standardError)")
         #expect(result.standardOutput.contains("Version                  \(StreamLensVersion.current)"))
         for element in Self.elements { #expect(result.standardOutput.contains("\(element.name): StreamLens")) }
-        #expect(result.standardOutput.contains("5 elements"))
+        #expect(result.standardOutput.contains("6 elements"))
         #expect(FileManager.default.fileExists(atPath: PluginHarness.registry), "the scanner wrote no registry")
     }
 

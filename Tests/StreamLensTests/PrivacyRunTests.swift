@@ -1,6 +1,7 @@
 import Foundation
 import StreamLensCore
 import StreamLensDetection
+import StreamLensOptions
 import Synchronization
 import Testing
 @testable import StreamLens
@@ -118,5 +119,13 @@ import Testing
         let both = try PipelineFile.parse(
             "source: { input: a.mp4 }\nstages: { privacy: { blur: \"plates, faces\" } }\n", file: "p.yaml")
         #expect(both.privacy?.kinds == [.plates, .faces])
+    }
+}
+
+/// The kinds `--blur` and the element's `kinds` accept are the schema's list, and each has its detector.
+@Suite struct PrivacyKindTests {
+    @Test func theKindsAreTheSchemasList() {
+        #expect(PrivacyKind.allCases.map(\.rawValue) == OptionSchema.blurKinds)
+        #expect(OptionSchema.blur.property(of: OptionSchema.Element.blur)?.defaultValue == .text("faces"))
     }
 }

@@ -29,6 +29,17 @@ public final class DecodedVideo: Sendable {
         guard frameCount > 0 else { throw MediaError("no frames decoded from \(url.path)") }
     }
 
+    /// The frames of a raw I420 file as `filesink` writes them (`width` a multiple of 8: rows tightly packed), all
+    /// of them.
+    public init(rawI420 url: URL, width: Int, height: Int, framesPerSecond: Int) throws {
+        precondition(width % 8 == 0 && height % 2 == 0, "the reader assumes GStreamer's unpadded layout")
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        data = try Data(contentsOf: url)
+        frameCount = data.count / Self.frameBytes(width: width, height: height)
+    }
+
     public static func frameBytes(width: Int, height: Int) -> Int { width * height * 3 / 2 }
 
     /// Lends frame `index` as an analysis frame of a source `sourceWidth` × `sourceHeight` (default: the frame's).

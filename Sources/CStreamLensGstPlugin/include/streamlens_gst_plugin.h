@@ -15,6 +15,7 @@ typedef enum {
   STREAMLENS_ELEMENT_ANNOTATE = 2,
   STREAMLENS_ELEMENT_OVERLAY = 3,
   STREAMLENS_ELEMENT_STATS = 4,
+  STREAMLENS_ELEMENT_BLUR = 5,
 } StreamLensElementKind;
 
 // What streamlens_logic_start decided.
@@ -63,7 +64,7 @@ void streamlens_logic_playing_changed(void *logic, gboolean playing);
 // --- Implemented in C ---
 // The plugin descriptor GStreamer's loader looks up in libgststreamlens.so (what GST_PLUGIN_DEFINE exports).
 const GstPluginDesc *gst_plugin_streamlens_get_desc(void);
-// Registers the five elements with `plugin` (also usable for static registration in an application).
+// Registers the six elements with `plugin` (also usable for static registration in an application).
 gboolean streamlens_plugin_register_elements(GstPlugin *plugin);
 
 G_END_DECLS

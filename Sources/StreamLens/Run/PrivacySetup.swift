@@ -5,11 +5,9 @@ import StreamLensOptions
 
 /// What `--blur` hides, and how (`stages.privacy` in a pipeline file).
 public struct PrivacyOptions: Sendable, Equatable {
-    /// What can be hidden: the words of ``OptionSchema/blurKinds``.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
-        case faces
-        case plates
-    }
+    /// What can be hidden: the kinds and their detectors are ``PrivacyKind``'s, shared with the `streamlensblur`
+    /// element.
+    public typealias Kind = PrivacyKind
 
     public var kinds: [Kind] = [.faces]
     public var style = PrivacyBlurStyle.gaussian
@@ -20,24 +18,11 @@ public struct PrivacyOptions: Sendable, Equatable {
     public init() {}
 
     /// A value of `blur` that names nothing StreamLens can hide.
-    public struct UnknownKind: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias UnknownKind = PrivacyKind.Unknown
 
     /// The kinds in `text` (`faces`, comma-separated); throws the problem in one line for an unknown one.
     public static func kinds(parsing text: String) throws(UnknownKind) -> [Kind] {
-        var kinds: [Kind] = []
-        for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !word.isEmpty {
-            guard let kind = Kind(rawValue: word) else {
-                throw UnknownKind(
-                    description: "cannot blur '\(word)': use \(OptionSchema.blurKinds.joined(separator: ", ")) or off")
-            }
-            if !kinds.contains(kind) { kinds.append(kind) }
-        }
-        guard !kinds.isEmpty else {
-            throw UnknownKind(description: "say what to blur: faces, plates, faces,plates or off")
-        }
-        return kinds
+        try PrivacyKind.parse(text)
     }
 }
 
@@ -52,37 +37,11 @@ enum PrivacySetup {
 
     /// Checks that the models are installed (so that a run without them fails before it starts, in one line).
     static func make(_ options: PrivacyOptions, setIn: ConfigLocation?) throws(RunError) -> Built {
-        let kinds = options.kinds
-        let faceModel: String?
-        let plateModels: [String]?
-        do {
-            faceModel = kinds.contains(.faces) ? try CenterFaceDetector.requireInstalled() : nil
-            plateModels = kinds.contains(.plates) ? try PlateDetector.requireInstalled() : nil
-        } catch {
-            throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "--blur", problem: "\(error)")
-        }
         var configuration = PrivacyStage.Configuration()
         configuration.confidenceThreshold = options.confidence
         configuration.holdTime = options.hold
-        var faceOptions = CenterFaceDetector.Options()
-        faceOptions.confidenceThreshold = options.confidence
-        var plateOptions = PlateDetector.Options()
-        plateOptions.confidenceThreshold = options.confidence
-        let (faceDetectorOptions, plateDetectorOptions) = (faceOptions, plateOptions)
-        let backends = kinds.map { $0 == .faces ? "centerface" : "clp-det" }.joined(separator: "+")
         let stage: PrivacyStage
-        do {
-            stage = try PrivacyStage(backendName: backends, configuration: configuration) {
-                var detectors: [any ObjectDetector] = []
-                if let faceModel {
-                    detectors.append(try CenterFaceDetector(modelPath: faceModel, options: faceDetectorOptions))
-                }
-                if let plateModels {
-                    detectors.append(try PlateDetector(modelPaths: plateModels, options: plateDetectorOptions))
-                }
-                return detectors
-            }
-        } catch {
+        do { stage = try PrivacyKind.makeStage(kinds: options.kinds, configuration: configuration) } catch {
             throw .invalidConfiguration(file: setIn?.file, key: setIn?.key ?? "--blur", problem: "\(error)")
         }
         var blurConfiguration = PrivacyBlurStage.Configuration()

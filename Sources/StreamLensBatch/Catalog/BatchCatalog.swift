@@ -8,8 +8,9 @@ import Foundation
 /// Every method is one transaction: a process killed between two calls leaves the catalog consistent, and a file's
 /// events change only together with its status.
 public protocol BatchCatalog: Sendable {
-    /// Adds `inputs` that are new, and puts back to pending those whose content changed or whose outputs now go to
-    /// another output folder (and, per `policy`, failed or all files). Returns how many of them each status holds
+    /// Adds `inputs` that are new, and puts back to pending those whose content changed, whose outputs now go to
+    /// another output folder or would be made with other ``CatalogInput/outputSettings`` (and, per `policy`, failed
+    /// or all files). Returns how many of them each status holds
     /// afterwards. Throws ``CatalogError/outputNameTaken(name:folder:path:)`` when another file of the catalog writes
     /// the same outputs (two cards' `FILE0001.MP4` into one output folder).
     ///
@@ -61,12 +62,18 @@ public struct CatalogInput: Sendable, Equatable {
     public var identity: FileIdentity
     /// The batch's output folder (absolute; empty when not known).
     public var outputFolder: String
+    /// The settings that decide what the output video looks like (``OutputSettings``); empty: none recorded (no
+    /// privacy settings). A file done with other settings is done again.
+    public var outputSettings: String
 
-    public init(path: String, outputName: String, identity: FileIdentity, outputFolder: String = "") {
+    public init(
+        path: String, outputName: String, identity: FileIdentity, outputFolder: String = "", outputSettings: String = ""
+    ) {
         self.path = path
         self.outputName = outputName
         self.identity = identity
         self.outputFolder = outputFolder
+        self.outputSettings = outputSettings
     }
 }
 

@@ -107,10 +107,12 @@ public actor PostgresCatalog: BatchCatalog {
             modified DOUBLE PRECISION NOT NULL, content_hash TEXT NOT NULL, status TEXT NOT NULL, lease_owner TEXT,
             lease_expires DOUBLE PRECISION, attempts BIGINT NOT NULL DEFAULT 0, completions BIGINT NOT NULL DEFAULT 0,
             error TEXT, frames BIGINT, dropped BIGINT, seconds DOUBLE PRECISION, event_count BIGINT NOT NULL DEFAULT 0,
-            report TEXT, output_folder TEXT)
+            report TEXT, output_folder TEXT, output_settings TEXT NOT NULL DEFAULT '')
         """,
         // Catalogs written before the output folder was recorded (empty: not known).
         "ALTER TABLE batch_files ADD COLUMN IF NOT EXISTS output_folder TEXT",
+        // Catalogs written before the output settings were recorded: their files were done without any.
+        "ALTER TABLE batch_files ADD COLUMN IF NOT EXISTS output_settings TEXT NOT NULL DEFAULT ''",
         """
         CREATE TABLE IF NOT EXISTS batch_events (
             file TEXT NOT NULL, sequence BIGINT NOT NULL, type TEXT NOT NULL, event TEXT NOT NULL,
@@ -301,8 +303,10 @@ public actor PostgresCatalog: BatchCatalog {
                 let hash = input.identity.contentHash
                 try await connection.query(
                     """
-                    INSERT INTO batch_files (path, output_name, size, modified, content_hash, status, output_folder)
-                    VALUES (\(input.path), \(input.outputName), \(size), \(modified), \(hash), 'pending', \(input.outputFolder))
+                    INSERT INTO batch_files (path, output_name, size, modified, content_hash, status, output_folder,
+                        output_settings)
+                    VALUES (\(input.path), \(input.outputName), \(size), \(modified), \(hash), 'pending', \(input.outputFolder),
+                        \(input.outputSettings))
                     ON CONFLICT (path) DO NOTHING
                     """, logger: logger)
                 // Recorded before the output folder was: it is this one.
@@ -313,17 +317,19 @@ public actor PostgresCatalog: BatchCatalog {
                     """, logger: logger)
                 let rows = try await connection.query(
                     """
-                    SELECT size, modified, content_hash, status, output_folder FROM batch_files
+                    SELECT size, modified, content_hash, status, output_folder, output_settings FROM batch_files
                     WHERE path = \(input.path) FOR UPDATE
                     """, logger: logger)
-                for try await (recordedSize, recordedModified, recordedHash, status, recordedFolder) in rows.decode(
-                    (Int64, Double, String, String, String?).self)
+                for try await (recordedSize, recordedModified, recordedHash, status, recordedFolder, recordedSettings)
+                    in rows.decode((Int64, Double, String, String, String?, String).self)
                 {
                     let changed = FileIdentity(size: recordedSize, modified: recordedModified, contentHash: recordedHash)
                         != input.identity
                     // Done into another output folder: its outputs are not in this one, so it is done again here.
                     let movedOutputs = !input.outputFolder.isEmpty && (recordedFolder ?? "") != input.outputFolder
-                    guard changed || movedOutputs || policy.force
+                    // Done with other settings (another blur, or none): its outputs are not what this batch makes.
+                    let otherSettings = recordedSettings != input.outputSettings
+                    guard changed || movedOutputs || otherSettings || policy.force
                         || (policy.retryFailed && status == FileStatus.failed.rawValue)
                     else {
                         continue
@@ -334,7 +340,8 @@ public actor PostgresCatalog: BatchCatalog {
                         try await connection.query(
                             """
                             UPDATE batch_files SET output_name = \(input.outputName), status = 'pending', lease_owner = NULL,
-                                lease_expires = NULL, attempts = 0, error = NULL, output_folder = \(input.outputFolder)
+                                lease_expires = NULL, attempts = 0, error = NULL, output_folder = \(input.outputFolder),
+                                output_settings = \(input.outputSettings)
                             WHERE path = \(input.path)
                             """, logger: logger)
                         continue
@@ -347,7 +354,7 @@ public actor PostgresCatalog: BatchCatalog {
                         UPDATE batch_files SET output_name = \(input.outputName), size = \(size), modified = \(modified),
                             content_hash = \(hash), status = 'pending', lease_owner = NULL, lease_expires = NULL,
                             attempts = 0, error = NULL, frames = NULL, dropped = NULL, seconds = NULL, event_count = 0,
-                            report = NULL, output_folder = \(input.outputFolder)
+                            report = NULL, output_folder = \(input.outputFolder), output_settings = \(input.outputSettings)
                         WHERE path = \(input.path)
                         """, logger: logger)
                 }

@@ -58,6 +58,11 @@ public actor SQLiteCatalog: BatchCatalog {
                 if !columns.contains("output_folder") {
                     _ = try await connection.query("ALTER TABLE batch_files ADD COLUMN output_folder TEXT")
                 }
+                // Catalogs written before the output settings were recorded: their files were done without any.
+                if !columns.contains("output_settings") {
+                    _ = try await connection.query(
+                        "ALTER TABLE batch_files ADD COLUMN output_settings TEXT NOT NULL DEFAULT ''")
+                }
             } else {
                 // Only read: another program's database is not to be changed (tables, journal mode).
                 let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -101,7 +106,7 @@ public actor SQLiteCatalog: BatchCatalog {
             content_hash TEXT NOT NULL, status TEXT NOT NULL, lease_owner TEXT, lease_expires REAL,
             attempts INTEGER NOT NULL DEFAULT 0, completions INTEGER NOT NULL DEFAULT 0, error TEXT,
             frames INTEGER, dropped INTEGER, seconds REAL, event_count INTEGER NOT NULL DEFAULT 0, report TEXT,
-            output_folder TEXT)
+            output_folder TEXT, output_settings TEXT NOT NULL DEFAULT '')
         """,
         """
         CREATE TABLE IF NOT EXISTS batch_events (
@@ -198,16 +203,18 @@ public actor SQLiteCatalog: BatchCatalog {
             }
             for input in inputs {
                 let existing = try await rows(
-                    "SELECT size, modified, content_hash, status, output_folder FROM batch_files WHERE path = ?",
+                    "SELECT size, modified, content_hash, status, output_folder, output_settings FROM batch_files WHERE path = ?",
                     [.text(input.path)])
                 guard let row = existing.first else {
                     _ = try await rows(
                         """
-                        INSERT INTO batch_files (path, output_name, size, modified, content_hash, status, output_folder)
-                        VALUES (?, ?, ?, ?, ?, 'pending', ?)
+                        INSERT INTO batch_files (path, output_name, size, modified, content_hash, status, output_folder,
+                            output_settings)
+                        VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)
                         """,
                         [.text(input.path), .text(input.outputName), .integer(Int(input.identity.size)),
-                         .float(input.identity.modified), .text(input.identity.contentHash), .text(input.outputFolder)])
+                         .float(input.identity.modified), .text(input.identity.contentHash), .text(input.outputFolder),
+                         .text(input.outputSettings)])
                     continue
                 }
                 // Done into another output folder: its outputs are not in this one, so it is done again here.
@@ -222,15 +229,17 @@ public actor SQLiteCatalog: BatchCatalog {
                     contentHash: row.column("content_hash")?.string ?? "")
                 let status = FileStatus(rawValue: row.column("status")?.string ?? "") ?? .pending
                 let changed = recorded != input.identity
-                if !changed && (movedOutputs || policy.force || (policy.retryFailed && status == .failed)) {
+                // Done with other settings (another blur, or none): its outputs are not what this batch makes.
+                let otherSettings = (row.column("output_settings")?.string ?? "") != input.outputSettings
+                if !changed && (movedOutputs || otherSettings || policy.force || (policy.retryFailed && status == .failed)) {
                     // To be done again, but what the last run found stays until the next one completes (an
                     // interrupted `--force` batch left its finished files with no events): `complete` replaces it.
                     _ = try await rows(
                         """
                         UPDATE batch_files SET output_name = ?, status = 'pending', lease_owner = NULL, lease_expires = NULL,
-                            attempts = 0, error = NULL, output_folder = ?
+                            attempts = 0, error = NULL, output_folder = ?, output_settings = ?
                         WHERE path = ?
-                        """, [.text(input.outputName), .text(input.outputFolder), .text(input.path)])
+                        """, [.text(input.outputName), .text(input.outputFolder), .text(input.outputSettings), .text(input.path)])
                 } else if changed {
                     // Another recording under the same name: what was found in the old one no longer describes it.
                     _ = try await rows("DELETE FROM batch_events WHERE file = ?", [.text(input.path)])
@@ -240,11 +249,12 @@ public actor SQLiteCatalog: BatchCatalog {
                         UPDATE batch_files SET output_name = ?, size = ?, modified = ?, content_hash = ?,
                             status = 'pending', lease_owner = NULL, lease_expires = NULL, attempts = 0, error = NULL,
                             frames = NULL, dropped = NULL, seconds = NULL, event_count = 0, report = NULL,
-                            output_folder = ?
+                            output_folder = ?, output_settings = ?
                         WHERE path = ?
                         """,
                         [.text(input.outputName), .integer(Int(input.identity.size)), .float(input.identity.modified),
-                         .text(input.identity.contentHash), .text(input.outputFolder), .text(input.path)])
+                         .text(input.identity.contentHash), .text(input.outputFolder), .text(input.outputSettings),
+                         .text(input.path)])
                 }
             }
         }

@@ -9,6 +9,8 @@ public struct BatchOptions: Sendable {
     public var videoExtension: String?
     /// Each file also gets its report as a page, `<name>.report.html` (a pipeline file's `report.html`).
     public var writesPages = false
+    /// The catalog's line of the settings that decide the output videos (``OutputSettings``); empty: none.
+    public var outputSettings = ""
     /// The `run` options every file gets.
     public var sharedRunOptions: [String]
     public var workers: Int

@@ -7,7 +7,7 @@ import StreamLensGStreamer
 
 /// The C enum `StreamLensElementKind`.
 private enum ElementKind: Int32 {
-    case detect = 0, signs, annotate, overlay, stats
+    case detect = 0, signs, annotate, overlay, stats, blur
 }
 
 /// The C enum `StreamLensStartResult`.
@@ -28,6 +28,7 @@ public func streamlensLogicNew(kind: Int32, element: UnsafeMutableRawPointer) ->
     case .annotate: AnnotateElement(element: handle)
     case .overlay: OverlayElement(element: handle)
     case .stats: StatsElement(element: handle)
+    case .blur: BlurElement(element: handle)
     case nil: ElementLogic(element: handle)
     }
     return Unmanaged.passRetained(made).toOpaque()
