@@ -132,7 +132,7 @@ import Testing
             "videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=64,height=48 ! streamlensblur kinds=cats ! fakesink")
         #expect(bad.status != 0)
         #expect(bad.standardError.contains("property 'kinds' cannot be 'cats'")
-            && bad.standardError.contains("use faces (comma-separated) or off"), "\(bad.standardError)")
+            && bad.standardError.contains("use faces, plates (comma-separated) or off"), "\(bad.standardError)")
 
         let folder = try PluginHarness.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
