@@ -296,15 +296,17 @@ import Glibc
     }
 
     /// An output that still writes after the last frame (a slow encoder draining its look-ahead; here each encoded
-    /// frame takes 0.3 s to reach the file) is finishing, not stuck: the watchdog (2 s) and the finalize limit count
+    /// frame takes 0.16 s to reach the file) is finishing, not stuck: the watchdog (2 s) and the finalize limit count
     /// from the last buffer its sink wrote. Before, the watchdog stopped the run 2 s after the last frame was handed
-    /// over ("every frame was handed over; the output did not finish") and cut the file.
+    /// over ("every frame was handed over; the output did not finish") and cut the file. x264's look-ahead (40
+    /// frames) holds all 25 frames until the end, so the file is written over at least 4 s after the last frame:
+    /// a watchdog counting from that frame (checked once a second, so at 2–3 s) cuts it.
     @Test func anOutputThatStillWritesAfterTheLastFrameIsNotStuck() async throws {
         let folder = try makeTemporaryFolder()
         let input = try await Corpus.file("odd-720x405.mpg")
         let output = folder.appendingPathComponent("slow.mp4")
         let (result, _) = try await timedRun(
-            ["run", "--input", input.path, "--output", "x264enc ! identity sleep-time=300000 ! mp4mux ! filesink "
+            ["run", "--input", input.path, "--output", "x264enc ! identity sleep-time=160000 ! mp4mux ! filesink "
                 + "location=\(output.path)", "--watchdog", "2", "--quiet", "--report", "report.json"],
             in: folder, limit: .seconds(40))
         #expect(result.status == 0, "\(result.standardError)")
