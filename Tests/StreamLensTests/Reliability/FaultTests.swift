@@ -234,11 +234,31 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: report.path + ".partial"))
     }
 
-    @Test(arguments: WedgedStop.allCases)
-    func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
+    /// What a run into a wedged output did (``wedgedRun(_:)``).
+    struct WedgedRun: Sendable {
+        /// The output filled its pipe, and frames waited behind it, before the stop.
+        var pipeFull: Bool, inFlight: Bool
+        var result: ToolResult
+        /// From the first signal (or, for the watchdog, from when the frames were seen waiting).
+        var seconds: Double
+        var report: URL
+    }
+
+    /// The three stops' runs, side by side: each is its own process with its own FIFO, folder and metrics port, and
+    /// most of each is waiting (for the pipe to fill, for the stop); each case's test checks its own run.
+    static let wedgedRuns = Task<[WedgedStop: WedgedRun], any Error> {
+        try await withThrowingTaskGroup(of: (WedgedStop, WedgedRun).self) { group in
+            for stop in WedgedStop.allCases { group.addTask { (stop, try await wedgedRun(stop)) } }
+            var runs: [WedgedStop: WedgedRun] = [:]
+            for try await (stop, run) in group { runs[stop] = run }
+            return runs
+        }
+    }
+
+    static func wedgedRun(_ stop: WedgedStop) async throws -> WedgedRun {
         let folder = try makeTemporaryFolder()
         let fifo = folder.appendingPathComponent("wedged")
-        #expect(mkfifo(fifo.path, 0o644) == 0)
+        guard mkfifo(fifo.path, 0o644) == 0 else { throw CorpusError("cannot make the FIFO \(fifo.path)") }
         // Held open for reading (so the sink can open it) and never read: its writes block once the pipe is full.
         let holder = open(fifo.path, O_RDWR)
         defer { close(holder) }
@@ -257,13 +277,11 @@ import Glibc
             var unread: Int32 = 0
             return ioctl(holder, UInt(FIONREAD), &unread) == 0 && unread >= 65_536
         }
-        #expect(pipeFull, "the output never filled the pipe")
         let inFlight = try await waitUntil {
             guard let decoded = decodedFrames(metricsPort: metricsPort), let output = outputFrames(metricsPort: metricsPort)
             else { return false }
             return decoded - output >= 2
         }
-        #expect(inFlight, "no frames waited behind the wedged output")
         let signalled = Date()
         switch stop {
         case .twoSignals:
@@ -275,8 +293,20 @@ import Glibc
         case .watchdog:
             break
         }
-        let (result, seconds) = try await run.finish(within: .seconds(20), from: signalled)
-        let report = try Report(folder.appendingPathComponent("report.json"))
+        let (result, seconds, _) = try await run.end(within: .seconds(20), from: signalled)
+        return WedgedRun(
+            pipeFull: pipeFull, inFlight: inFlight, result: result, seconds: seconds,
+            report: folder.appendingPathComponent("report.json"))
+    }
+
+    @Test(arguments: WedgedStop.allCases)
+    func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
+        let run = try #require(try await Self.wedgedRuns.value[stop])
+        let (result, seconds) = (run.result, run.seconds)
+        #expect(run.pipeFull, "the output never filled the pipe")
+        #expect(run.inFlight, "no frames waited behind the wedged output")
+        // A run still going 20 s after its stop was killed: the times below fail it.
+        let report = try Report(run.report)
         #expect(report.conservesFrames)
         #expect(report.decoded > report.output, "some frames were in flight")
         if stop == .watchdog {
