@@ -92,12 +92,27 @@ import Glibc
         let cut = folder.appendingPathComponent("cut.mp4")
         try bytes.prefix(bytes.count * 2 / 5).write(to: cut)
         let jumping = try await Corpus.file("timestamps-jump.ts")
-        for (input, isCut) in [(cut, true), (whole, false), (jumping, false)] {
-            let (result, _) = try await timedRun(
-                ["run", "--input", input.path, "--output", "null", "--quiet", "--report", "report.json"],
-                in: folder, limit: .seconds(60))
+        // The three runs side by side (independent, each with its own report), then each checked.
+        let cases = [(cut, true), (whole, false), (jumping, false)]
+        let runs = try await withThrowingTaskGroup(of: (Int, ToolResult).self) { group in
+            for (index, (input, _)) in cases.enumerated() {
+                group.addTask {
+                    let runFolder = folder.appendingPathComponent("run-\(index)")
+                    try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+                    // A run killed at its limit fails the status check below.
+                    let (result, _, _) = try await BackgroundRun(
+                        ["run", "--input", input.path, "--output", "null", "--quiet", "--report", "report.json"],
+                        folder: runFolder
+                    ).end(within: .seconds(60))
+                    return (index, result)
+                }
+            }
+            return try await group.reduce(into: [Int: ToolResult]()) { $0[$1.0] = $1.1 }
+        }
+        for (index, (_, isCut)) in cases.enumerated() {
+            let result = try #require(runs[index])
             #expect(result.status == 0, "stderr: \(result.standardError)")
-            let report = try Report(folder.appendingPathComponent("report.json"))
+            let report = try Report(folder.appendingPathComponent("run-\(index)/report.json"))
             let cutShort = report.run["input_cut_short"] as? [String: Double]
             if isCut {
                 #expect(result.standardError.contains("streamlens: warning: the input ends at "), "\(result.standardError)")
@@ -112,28 +127,42 @@ import Glibc
         }
     }
 
+    /// 50 black frames at 320×240, then 50 white ones at 640×360 (16:9 into 4:3: bars above and below), as one
+    /// MPEG-TS file: made once for both containers, its two pieces side by side.
+    static let joinedSizes = Task<URL, any Error> {
+        let folder = try makeTemporaryFolder()
+        let pieces = [("a", "black", "width=320,height=240"), ("b", "white", "width=640,height=360")]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, pattern, size) in pieces {
+                group.addTask {
+                    let status = try await offThePool {
+                        let make = Process()
+                        make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+                        make.arguments = ["-q", "videotestsrc", "num-buffers=50", "pattern=\(pattern)", "!",
+                                          "video/x-raw,\(size),framerate=25/1", "!", "x264enc", "!", "mpegtsmux", "!",
+                                          "filesink", "location=\(folder.appendingPathComponent("\(name).ts").path)"]
+                        try make.run()
+                        make.waitUntilExit()
+                        return make.terminationStatus
+                    }
+                    guard status == 0 else { throw CorpusError("gst-launch-1.0 could not make \(name).ts (status \(status))") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let joined = folder.appendingPathComponent("joined.ts")
+        try (Data(contentsOf: folder.appendingPathComponent("a.ts")) + Data(contentsOf: folder.appendingPathComponent("b.ts")))
+            .write(to: joined)
+        return joined
+    }
+
     /// Two recordings joined end to end at different sizes (640×272, then 1920×1080: a QA sweep's `cat a.ts b.ts`)
     /// failed at the join: "the output failed: … Internal data stream error" (MP4) or "Could not multiplex stream"
     /// (Matroska). The output now keeps the first size and scales the rest into it, with black borders where the
     /// shapes differ, and the summary says so.
     @Test(arguments: ["mp4", "mkv"]) func anInputThatChangesSizeKeepsItsFirstSize(container: String) async throws {
         let folder = try makeTemporaryFolder()
-        var pieces: [URL] = []
-        // 50 black frames at 320×240, then 50 white ones at 640×360 (16:9 into 4:3: bars above and below).
-        for (name, pattern, size) in [("a", "black", "width=320,height=240"), ("b", "white", "width=640,height=360")] {
-            let piece = folder.appendingPathComponent("\(name).ts")
-            let make = Process()
-            make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-            make.arguments = ["-q", "videotestsrc", "num-buffers=50", "pattern=\(pattern)", "!",
-                              "video/x-raw,\(size),framerate=25/1", "!", "x264enc", "!", "mpegtsmux", "!", "filesink",
-                              "location=\(piece.path)"]
-            try make.run()
-            make.waitUntilExit()
-            try #require(make.terminationStatus == 0)
-            pieces.append(piece)
-        }
-        let joined = folder.appendingPathComponent("joined.ts")
-        try (Data(contentsOf: pieces[0]) + Data(contentsOf: pieces[1])).write(to: joined)
+        let joined = try await Self.joinedSizes.value
         let output = folder.appendingPathComponent("out.\(container)")
         let result = try await runTool(["run", "--input", joined.path, "--output", output.path, "--quiet"], in: folder)
         #expect(result.status == 0, "stderr: \(result.standardError)")
