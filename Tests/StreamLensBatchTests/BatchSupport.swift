@@ -95,14 +95,23 @@ func startStreamlens(_ arguments: [String], log: URL) throws -> Process {
 func makeLongClipFolder(in folder: URL) async throws -> URL {
     let inputs = folder.appendingPathComponent("in")
     try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: try await longClip.value, to: inputs.appendingPathComponent("long.mp4"))
+    return inputs
+}
+
+/// `long.mp4`, encoded once per test process (each test gets a copy of its own).
+private let longClip = Task<URL, any Error> {
+    let clip = try makeTemporaryFolder().appendingPathComponent("long.mp4")
     let made = try await runCommand("/usr/bin/gst-launch-1.0", [
         "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent("vtest.avi").path)", "!", "decodebin", "!",
         "videoconvert", "!", "videoscale", "!", "video/x-raw,width=384,height=288", "!", "identity",
         "eos-after=1201", "!", "x264enc", "speed-preset=ultrafast", "bitrate=500", "!", "mp4mux", "!", "filesink",
-        "location=\(inputs.appendingPathComponent("long.mp4").path)",
+        "location=\(clip.path)",
     ])
-    try #require(made.status == 0, "\(made.standardError)")
-    return inputs
+    guard made.status == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make long.mp4: \(made.standardError)"])
+    }
+    return clip
 }
 
 /// A tmpfs of `size` ("200k") mounted at `folder` (created), for a disk that fills up; the returned closure unmounts it.
@@ -162,22 +171,30 @@ enum TestClips {
         Clip(relativePath: "day2/20240502_081500.mp4", source: "vtest.avi", width: 320, height: 240, frames: 35),
     ]
 
+    /// The clips, made side by side (independent gst-launch-1.0 processes).
     private static let made = Task<URL, any Error> {
         let folder = try makeTemporaryFolder().appendingPathComponent("clips")
-        for clip in clips {
-            let destination = folder.appendingPathComponent(clip.relativePath)
-            try FileManager.default.createDirectory(
-                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let result = try await runCommand("/usr/bin/gst-launch-1.0", [
-                "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent(clip.source).path)", "!", "decodebin", "!",
-                "videoconvert", "!", "videoscale", "!", "video/x-raw,width=\(clip.width),height=\(clip.height)", "!",
-                // eos-after=N after a frame-threaded decoder lets N - 1 or N frames through, depending on timing.
-                "identity", "eos-after=\(clip.frames + 1)", "!", "x264enc", "speed-preset=ultrafast", "!", "mp4mux", "!",
-                "filesink", "location=\(destination.path)",
-            ])
-            guard result.status == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make \(clip.relativePath): \(result.standardError)"])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for clip in clips {
+                group.addTask {
+                    let destination = folder.appendingPathComponent(clip.relativePath)
+                    try FileManager.default.createDirectory(
+                        at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    let result = try await runCommand("/usr/bin/gst-launch-1.0", [
+                        "-q", "filesrc", "location=\(mediaFolder.appendingPathComponent(clip.source).path)", "!", "decodebin",
+                        "!", "videoconvert", "!", "videoscale", "!", "video/x-raw,width=\(clip.width),height=\(clip.height)", "!",
+                        // eos-after=N after a frame-threaded decoder lets N - 1 or N frames through, depending on timing.
+                        "identity", "eos-after=\(clip.frames + 1)", "!", "x264enc", "speed-preset=ultrafast", "!", "mp4mux",
+                        "!", "filesink", "location=\(destination.path)",
+                    ])
+                    guard result.status == 0 else {
+                        throw CocoaError(
+                            .fileWriteUnknown,
+                            userInfo: [NSLocalizedDescriptionKey: "cannot make \(clip.relativePath): \(result.standardError)"])
+                    }
+                }
             }
+            try await group.waitForAll()
         }
         return folder
     }
@@ -190,40 +207,57 @@ enum TestClips {
         return copy
     }
 
-    private static let loneRuns = LoneRuns()
+    /// What a lone `streamlens run` of a clip wrote: its events, and the frames its report says it decoded.
+    typealias LoneRun = (events: [String], frames: Int)
 
     /// The events of a lone `streamlens run` of `relativePath` with the test pipeline (run once per clip).
     static func eventsOfLoneRun(_ relativePath: String) async throws -> [String] {
-        try await loneRuns.run(of: relativePath).events
+        try await loneRun(of: relativePath).events
     }
 
     /// The frames a lone run of `relativePath` decoded (its report's `frames.decoded`).
     static func framesOfLoneRun(_ relativePath: String) async throws -> Int {
-        try await loneRuns.run(of: relativePath).frames
+        try await loneRun(of: relativePath).frames
     }
 
-    actor LoneRuns {
-        private var cache: [String: (events: [String], frames: Int)] = [:]
+    /// Starts the lone runs now, for a test that compares with them later (they run beside what it does first).
+    static func startLoneRuns() { _ = loneRuns }
 
-        func run(of relativePath: String) async throws -> (events: [String], frames: Int) {
-            if let known = cache[relativePath] { return known }
-            let source = try await made.value.appendingPathComponent(relativePath)
-            let folder = try makeTemporaryFolder()
-            let events = folder.appendingPathComponent("events.jsonl")
-            let report = folder.appendingPathComponent("report.json")
-            let result = try await streamlens([
-                "run", testPipeline, "--input", source.path, "--events", events.path, "--report", report.path,
-                "--output", "null", "--quiet",
-            ])
-            guard result.status == 0 else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "lone run failed: \(result.standardError)"])
-            }
-            let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").map(String.init)
-            let reportObject = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
-            let frames = (reportObject?["frames"] as? [String: Any])?["decoded"] as? Int ?? -1
-            cache[relativePath] = (lines, frames)
-            return (lines, frames)
+    private static func loneRun(of relativePath: String) async throws -> LoneRun {
+        guard let run = try await loneRuns.value[relativePath] else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "\(relativePath) is not a test clip"])
         }
+        return run
+    }
+
+    /// The lone runs of every clip, made side by side at the first request: they are independent `streamlens run`
+    /// processes, and which frames HOG analyses depends on stream time only (see ``testPipeline``), so their events
+    /// do not depend on how busy the machine is.
+    private static let loneRuns = Task<[String: LoneRun], any Error> {
+        try await withThrowingTaskGroup(of: (String, LoneRun).self) { group in
+            for clip in clips { group.addTask { (clip.relativePath, try await runAlone(clip.relativePath)) } }
+            var runs: [String: LoneRun] = [:]
+            for try await (path, run) in group { runs[path] = run }
+            return runs
+        }
+    }
+
+    private static func runAlone(_ relativePath: String) async throws -> LoneRun {
+        let source = try await made.value.appendingPathComponent(relativePath)
+        let folder = try makeTemporaryFolder()
+        let events = folder.appendingPathComponent("events.jsonl")
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await streamlens([
+            "run", testPipeline, "--input", source.path, "--events", events.path, "--report", report.path,
+            "--output", "null", "--quiet",
+        ])
+        guard result.status == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "lone run failed: \(result.standardError)"])
+        }
+        let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").map(String.init)
+        let reportObject = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let frames = (reportObject?["frames"] as? [String: Any])?["decoded"] as? Int ?? -1
+        return (lines, frames)
     }
 }
 

@@ -9,6 +9,7 @@ import StreamLensBatch
     /// nothing changed does nothing; a changed input is redone, alone; --retry-failed tries the failed one again.
     @Test func batchOverAFolderIsResumableAndNoticesChanges() async throws {
         let clips = try await TestClips.folder()
+        TestClips.startLoneRuns()
         let corrupt = clips.appendingPathComponent("day2/20240502_090000.mp4")
         try Data((0..<20000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }).write(to: corrupt)
         try Data("not a video".utf8).write(to: clips.appendingPathComponent("notes.txt"))

@@ -436,22 +436,27 @@ extension RunReportTests {
     /// behind it fell. A source that keeps pace is reported on time and not warned about.
     @Test func aLiveSourceThatFallsBehindRealTimeIsReportedAndWarned() async throws {
         let folder = try makeTemporaryFolder()
-        func run(_ input: String) async throws -> (report: Report, standardError: String) {
-            let reportPath = folder.appendingPathComponent("report.json")
+        @Sendable func run(_ input: String, report name: String) async throws -> (report: Report, standardError: String) {
+            let reportPath = folder.appendingPathComponent(name)
             let result = try await runTool(["run", "--input", input, "--output", "null", "--report", reportPath.path])
             #expect(result.status == 0, "stderr: \(result.standardError)")
             return (try Report(reportPath), result.standardError)
         }
-        let slow = try await run(
+        // The two runs side by side (independent live sources, each with its own report): the slow one's 2.5 s of
+        // source time covers the prompt one's 1 s.
+        async let slowRun = run(
             "videotestsrc is-live=true num-buffers=75 ! video/x-raw,width=320,height=240,framerate=30/1 "
-                + "! identity sleep-time=50000")
+                + "! identity sleep-time=50000", report: "slow.json")
+        async let promptRun = run(
+            "videotestsrc is-live=true num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1", report: "prompt.json")
+        let slow = try await slowRun
         #expect(slow.report.live && slow.report.output == 75)
         let behind = try #require(slow.report.json["behind_real_time_ms"] as? [String: Double])
         // 74 frames × 16.7 ms = 1.23 s behind at the last frame.
         #expect((1.0...2.5).contains(behind["max"]! / 1000), "behind real time: \(behind)")
         #expect(slow.standardError.contains("warning: the live source fell 1."), "stderr: \(slow.standardError)")
 
-        let prompt = try await run("videotestsrc is-live=true num-buffers=30 ! video/x-raw,width=320,height=240,framerate=30/1")
+        let prompt = try await promptRun
         let onTime = try #require(prompt.report.json["behind_real_time_ms"] as? [String: Double])
         #expect(onTime["max"]! < 500, "behind real time: \(onTime)")
         #expect(!prompt.standardError.contains("behind real time"), "stderr: \(prompt.standardError)")

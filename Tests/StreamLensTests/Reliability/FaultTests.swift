@@ -92,12 +92,27 @@ import Glibc
         let cut = folder.appendingPathComponent("cut.mp4")
         try bytes.prefix(bytes.count * 2 / 5).write(to: cut)
         let jumping = try await Corpus.file("timestamps-jump.ts")
-        for (input, isCut) in [(cut, true), (whole, false), (jumping, false)] {
-            let (result, _) = try await timedRun(
-                ["run", "--input", input.path, "--output", "null", "--quiet", "--report", "report.json"],
-                in: folder, limit: .seconds(60))
+        // The three runs side by side (independent, each with its own report), then each checked.
+        let cases = [(cut, true), (whole, false), (jumping, false)]
+        let runs = try await withThrowingTaskGroup(of: (Int, ToolResult).self) { group in
+            for (index, (input, _)) in cases.enumerated() {
+                group.addTask {
+                    let runFolder = folder.appendingPathComponent("run-\(index)")
+                    try FileManager.default.createDirectory(at: runFolder, withIntermediateDirectories: true)
+                    // A run killed at its limit fails the status check below.
+                    let (result, _, _) = try await BackgroundRun(
+                        ["run", "--input", input.path, "--output", "null", "--quiet", "--report", "report.json"],
+                        folder: runFolder
+                    ).end(within: .seconds(60))
+                    return (index, result)
+                }
+            }
+            return try await group.reduce(into: [Int: ToolResult]()) { $0[$1.0] = $1.1 }
+        }
+        for (index, (_, isCut)) in cases.enumerated() {
+            let result = try #require(runs[index])
             #expect(result.status == 0, "stderr: \(result.standardError)")
-            let report = try Report(folder.appendingPathComponent("report.json"))
+            let report = try Report(folder.appendingPathComponent("run-\(index)/report.json"))
             let cutShort = report.run["input_cut_short"] as? [String: Double]
             if isCut {
                 #expect(result.standardError.contains("streamlens: warning: the input ends at "), "\(result.standardError)")
@@ -112,28 +127,42 @@ import Glibc
         }
     }
 
+    /// 50 black frames at 320×240, then 50 white ones at 640×360 (16:9 into 4:3: bars above and below), as one
+    /// MPEG-TS file: made once for both containers, its two pieces side by side.
+    static let joinedSizes = Task<URL, any Error> {
+        let folder = try makeTemporaryFolder()
+        let pieces = [("a", "black", "width=320,height=240"), ("b", "white", "width=640,height=360")]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, pattern, size) in pieces {
+                group.addTask {
+                    let status = try await offThePool {
+                        let make = Process()
+                        make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+                        make.arguments = ["-q", "videotestsrc", "num-buffers=50", "pattern=\(pattern)", "!",
+                                          "video/x-raw,\(size),framerate=25/1", "!", "x264enc", "!", "mpegtsmux", "!",
+                                          "filesink", "location=\(folder.appendingPathComponent("\(name).ts").path)"]
+                        try make.run()
+                        make.waitUntilExit()
+                        return make.terminationStatus
+                    }
+                    guard status == 0 else { throw CorpusError("gst-launch-1.0 could not make \(name).ts (status \(status))") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let joined = folder.appendingPathComponent("joined.ts")
+        try (Data(contentsOf: folder.appendingPathComponent("a.ts")) + Data(contentsOf: folder.appendingPathComponent("b.ts")))
+            .write(to: joined)
+        return joined
+    }
+
     /// Two recordings joined end to end at different sizes (640×272, then 1920×1080: a QA sweep's `cat a.ts b.ts`)
     /// failed at the join: "the output failed: … Internal data stream error" (MP4) or "Could not multiplex stream"
     /// (Matroska). The output now keeps the first size and scales the rest into it, with black borders where the
     /// shapes differ, and the summary says so.
     @Test(arguments: ["mp4", "mkv"]) func anInputThatChangesSizeKeepsItsFirstSize(container: String) async throws {
         let folder = try makeTemporaryFolder()
-        var pieces: [URL] = []
-        // 50 black frames at 320×240, then 50 white ones at 640×360 (16:9 into 4:3: bars above and below).
-        for (name, pattern, size) in [("a", "black", "width=320,height=240"), ("b", "white", "width=640,height=360")] {
-            let piece = folder.appendingPathComponent("\(name).ts")
-            let make = Process()
-            make.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
-            make.arguments = ["-q", "videotestsrc", "num-buffers=50", "pattern=\(pattern)", "!",
-                              "video/x-raw,\(size),framerate=25/1", "!", "x264enc", "!", "mpegtsmux", "!", "filesink",
-                              "location=\(piece.path)"]
-            try make.run()
-            make.waitUntilExit()
-            try #require(make.terminationStatus == 0)
-            pieces.append(piece)
-        }
-        let joined = folder.appendingPathComponent("joined.ts")
-        try (Data(contentsOf: pieces[0]) + Data(contentsOf: pieces[1])).write(to: joined)
+        let joined = try await Self.joinedSizes.value
         let output = folder.appendingPathComponent("out.\(container)")
         let result = try await runTool(["run", "--input", joined.path, "--output", output.path, "--quiet"], in: folder)
         #expect(result.status == 0, "stderr: \(result.standardError)")
@@ -234,11 +263,31 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: report.path + ".partial"))
     }
 
-    @Test(arguments: WedgedStop.allCases)
-    func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
+    /// What a run into a wedged output did (``wedgedRun(_:)``).
+    struct WedgedRun: Sendable {
+        /// The output filled its pipe, and frames waited behind it, before the stop.
+        var pipeFull: Bool, inFlight: Bool
+        var result: ToolResult
+        /// From the first signal (or, for the watchdog, from when the frames were seen waiting).
+        var seconds: Double
+        var report: URL
+    }
+
+    /// The three stops' runs, side by side: each is its own process with its own FIFO, folder and metrics port, and
+    /// most of each is waiting (for the pipe to fill, for the stop); each case's test checks its own run.
+    static let wedgedRuns = Task<[WedgedStop: WedgedRun], any Error> {
+        try await withThrowingTaskGroup(of: (WedgedStop, WedgedRun).self) { group in
+            for stop in WedgedStop.allCases { group.addTask { (stop, try await wedgedRun(stop)) } }
+            var runs: [WedgedStop: WedgedRun] = [:]
+            for try await (stop, run) in group { runs[stop] = run }
+            return runs
+        }
+    }
+
+    static func wedgedRun(_ stop: WedgedStop) async throws -> WedgedRun {
         let folder = try makeTemporaryFolder()
         let fifo = folder.appendingPathComponent("wedged")
-        #expect(mkfifo(fifo.path, 0o644) == 0)
+        guard mkfifo(fifo.path, 0o644) == 0 else { throw CorpusError("cannot make the FIFO \(fifo.path)") }
         // Held open for reading (so the sink can open it) and never read: its writes block once the pipe is full.
         let holder = open(fifo.path, O_RDWR)
         defer { close(holder) }
@@ -257,13 +306,11 @@ import Glibc
             var unread: Int32 = 0
             return ioctl(holder, UInt(FIONREAD), &unread) == 0 && unread >= 65_536
         }
-        #expect(pipeFull, "the output never filled the pipe")
         let inFlight = try await waitUntil {
             guard let decoded = decodedFrames(metricsPort: metricsPort), let output = outputFrames(metricsPort: metricsPort)
             else { return false }
             return decoded - output >= 2
         }
-        #expect(inFlight, "no frames waited behind the wedged output")
         let signalled = Date()
         switch stop {
         case .twoSignals:
@@ -275,8 +322,20 @@ import Glibc
         case .watchdog:
             break
         }
-        let (result, seconds) = try await run.finish(within: .seconds(20), from: signalled)
-        let report = try Report(folder.appendingPathComponent("report.json"))
+        let (result, seconds, _) = try await run.end(within: .seconds(20), from: signalled)
+        return WedgedRun(
+            pipeFull: pipeFull, inFlight: inFlight, result: result, seconds: seconds,
+            report: folder.appendingPathComponent("report.json"))
+    }
+
+    @Test(arguments: WedgedStop.allCases)
+    func aWedgedOutputNeverHangsTheRun(_ stop: WedgedStop) async throws {
+        let run = try #require(try await Self.wedgedRuns.value[stop])
+        let (result, seconds) = (run.result, run.seconds)
+        #expect(run.pipeFull, "the output never filled the pipe")
+        #expect(run.inFlight, "no frames waited behind the wedged output")
+        // A run still going 20 s after its stop was killed: the times below fail it.
+        let report = try Report(run.report)
         #expect(report.conservesFrames)
         #expect(report.decoded > report.output, "some frames were in flight")
         if stop == .watchdog {
@@ -296,15 +355,17 @@ import Glibc
     }
 
     /// An output that still writes after the last frame (a slow encoder draining its look-ahead; here each encoded
-    /// frame takes 0.3 s to reach the file) is finishing, not stuck: the watchdog (2 s) and the finalize limit count
+    /// frame takes 0.16 s to reach the file) is finishing, not stuck: the watchdog (2 s) and the finalize limit count
     /// from the last buffer its sink wrote. Before, the watchdog stopped the run 2 s after the last frame was handed
-    /// over ("every frame was handed over; the output did not finish") and cut the file.
+    /// over ("every frame was handed over; the output did not finish") and cut the file. x264's look-ahead (40
+    /// frames) holds all 25 frames until the end, so the file is written over at least 4 s after the last frame:
+    /// a watchdog counting from that frame (checked once a second, so at 2–3 s) cuts it.
     @Test func anOutputThatStillWritesAfterTheLastFrameIsNotStuck() async throws {
         let folder = try makeTemporaryFolder()
         let input = try await Corpus.file("odd-720x405.mpg")
         let output = folder.appendingPathComponent("slow.mp4")
         let (result, _) = try await timedRun(
-            ["run", "--input", input.path, "--output", "x264enc ! identity sleep-time=300000 ! mp4mux ! filesink "
+            ["run", "--input", input.path, "--output", "x264enc ! identity sleep-time=160000 ! mp4mux ! filesink "
                 + "location=\(output.path)", "--watchdog", "2", "--quiet", "--report", "report.json"],
             in: folder, limit: .seconds(40))
         #expect(result.status == 0, "\(result.standardError)")

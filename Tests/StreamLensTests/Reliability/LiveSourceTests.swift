@@ -71,23 +71,66 @@ import Glibc
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
     }
 
-    /// The server is gone for good: after `--reconnect-max` attempts the run ends with one line and its report.
-    @Test func anRTSPServerThatStaysAwayEndsTheRunAfterTheAttempts() async throws {
+    /// What a run whose live source went away did: whether frames had arrived before it went, the result, the
+    /// seconds from when it went (or from the start, for a source that never sent), whether it was still running at
+    /// its limit (then killed), its report.
+    struct LostSourceRun: Sendable {
+        var framesArrived = true
+        var result: ToolResult
+        var seconds: Double
+        var killed: Bool
+        var report: URL
+    }
+
+    /// The runs of the three tests below, side by side: each has its own server or port, folder and process, and
+    /// each mostly waits (for the server's first frames, the reconnection backoffs, the stall timeout). Each test
+    /// checks its own run.
+    static let lostSourceRuns = Task<(staysAway: LostSourceRun, lostPartway: LostSourceRun, silent: LostSourceRun), any Error> {
+        async let staysAway = lostServerRun(["--reconnect-max", "2"])
+        async let lostPartway = lostServerRun(["--no-reconnect"])
+        async let silent = silentUDPRun()
+        return (try await staysAway, try await lostPartway, try await silent)
+    }
+
+    /// A run of a real RTSP server's stream with `options`, the server stopped for good once frames are in the file.
+    static func lostServerRun(_ options: [String]) async throws -> LostSourceRun {
         let folder = try makeTemporaryFolder()
         let server = RTSPServer()
         try await server.start()
         let run = try BackgroundRun(
-            ["run", "--input", server.url, "--output", "out.mkv", "--reconnect-max", "2", "--quiet", "--report", "report.json"],
+            ["run", "--input", server.url, "--output", "out.mkv", "--quiet", "--report", "report.json"] + options,
             folder: folder)
-        #expect(try await waitUntil { fileSize(folder.appendingPathComponent("out.mkv.partial").path) >= 20_000 },
-                "no frames arrived from the server")
+        let arrived = try await waitUntil { fileSize(folder.appendingPathComponent("out.mkv.partial").path) >= 20_000 }
         try await server.stop()
         let lost = Date()
-        let (result, seconds) = try await run.finish(within: .seconds(30), from: lost)
+        let (result, seconds, killed) = try await run.end(within: .seconds(30), from: lost)
+        return LostSourceRun(
+            framesArrived: arrived, result: result, seconds: seconds, killed: killed,
+            report: folder.appendingPathComponent("report.json"))
+    }
+
+    /// A run of a UDP source that never sends, with `--stall-timeout 2`.
+    static func silentUDPRun() async throws -> LostSourceRun {
+        let folder = try makeTemporaryFolder()
+        let run = try BackgroundRun(
+            ["run", "--input",
+             "udpsrc port=\(freeLoopbackPort()) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" ! rtph264depay ! avdec_h264",
+             "--output", "null", "--stall-timeout", "2", "--quiet", "--report", "report.json"],
+            folder: folder)
+        let (result, seconds, killed) = try await run.end(within: .seconds(20))
+        return LostSourceRun(result: result, seconds: seconds, killed: killed, report: folder.appendingPathComponent("report.json"))
+    }
+
+    /// The server is gone for good: after `--reconnect-max` attempts the run ends with one line and its report.
+    @Test func anRTSPServerThatStaysAwayEndsTheRunAfterTheAttempts() async throws {
+        let run = try await Self.lostSourceRuns.value.staysAway
+        #expect(run.framesArrived, "no frames arrived from the server")
+        #expect(!run.killed, "still running 30 s after the server went; killed")
+        let (result, seconds) = (run.result, run.seconds)
         #expect(result.status == 1)
         #expect(result.standardError.contains("did not come back after 2 reconnection attempts"), "\(result.standardError)")
         #expect(seconds < 15)
-        let report = try Report(folder.appendingPathComponent("report.json"))
+        let report = try Report(run.report)
         #expect(report.reconnects.attempts == 2)
         #expect(report.reconnects.count == 0)
         // The outage the run ended in still counts as time without input (it read 0): two backoffs, 0.5 + 1 s.
@@ -99,21 +142,15 @@ import Glibc
     /// A stream that worked and then went away (no reconnection asked) is "lost partway", not "could not be opened":
     /// the user's address was right.
     @Test func aStreamLostWithoutReconnectionSaysItWasLostPartway() async throws {
-        let folder = try makeTemporaryFolder()
-        let server = RTSPServer()
-        try await server.start()
-        let run = try BackgroundRun(
-            ["run", "--input", server.url, "--output", "out.mkv", "--no-reconnect", "--quiet", "--report", "report.json"],
-            folder: folder)
-        #expect(try await waitUntil { fileSize(folder.appendingPathComponent("out.mkv.partial").path) >= 20_000 },
-                "no frames arrived from the server")
-        try await server.stop()
-        let (result, _) = try await run.finish(within: .seconds(30))
+        let run = try await Self.lostSourceRuns.value.lostPartway
+        #expect(run.framesArrived, "no frames arrived from the server")
+        #expect(!run.killed, "still running 30 s after the server went; killed")
+        let result = run.result
         #expect(result.status == 1)
         #expect(result.standardError.contains("was lost partway"), "\(result.standardError)")
         #expect(!result.standardError.contains("could not be opened"), "\(result.standardError)")
         // Nobody stopped the run: a frame it could not keep is a stream error, not an interruption.
-        let report = try Report(folder.appendingPathComponent("report.json"))
+        let report = try Report(run.report)
         #expect(report.conservesFrames)
         #expect((report.dropped["interrupted"] ?? 0) == 0, "\(report.dropped)")
     }
@@ -156,17 +193,14 @@ import Glibc
 
     /// A UDP source that never sends: `--stall-timeout` ends the run with a clear line and a report.
     @Test func aSilentUDPSourceEndsAtTheStallTimeout() async throws {
-        let folder = try makeTemporaryFolder()
-        let (result, seconds) = try await timedRun(
-            ["run", "--input",
-             "udpsrc port=\(freeLoopbackPort()) caps=\"application/x-rtp,media=video,encoding-name=H264,payload=96,clock-rate=90000\" ! rtph264depay ! avdec_h264",
-             "--output", "null", "--stall-timeout", "2", "--quiet", "--report", "report.json"],
-            in: folder, limit: .seconds(20))
+        let run = try await Self.lostSourceRuns.value.silent
+        #expect(!run.killed, "still running after 20 s; killed")
+        let (result, seconds) = (run.result, run.seconds)
         #expect(result.status == 1)
         #expect(result.standardError.contains("sent nothing for 2 s (--stall-timeout)"), "\(result.standardError)")
         #expect(!result.standardOutput.contains("frames: decoded"), "\(result.standardOutput)")
         #expect(seconds < 6)
-        let report = try Report(folder.appendingPathComponent("report.json"))
+        let report = try Report(run.report)
         #expect(report.decoded == 0)
         #expect(report.live)
     }

@@ -104,19 +104,25 @@ final class BackgroundRun: @unchecked Sendable {
     /// Waits for the exit at most `limit` (then kills it and records an issue); returns the result and how long it
     /// took from `from` (default: the start).
     func finish(within limit: Duration, from: Date? = nil) async throws -> (result: ToolResult, seconds: Double) {
+        let (result, seconds, killed) = try await end(within: limit, from: from)
+        if killed { Issue.record("streamlens \(process.arguments ?? []) still running after \(limit); killed") }
+        return (result, seconds)
+    }
+
+    /// ``finish(within:from:)`` without recording the kill as an issue (for runs made outside a test, whose test
+    /// checks `killed`).
+    func end(within limit: Duration, from: Date? = nil) async throws -> (result: ToolResult, seconds: Double, killed: Bool) {
         let deadline = Date().addingTimeInterval(limit.seconds)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
-            Issue.record("streamlens \(process.arguments ?? []) still running after \(limit); killed")
-            kill(process.processIdentifier, SIGKILL)
-        }
+        let killed = process.isRunning
+        if killed { kill(process.processIdentifier, SIGKILL) }
         try await offThePool { self.process.waitUntilExit() }
         let seconds = Date().timeIntervalSince(from ?? started)
         let result = ToolResult(
             status: process.terminationStatus,
             standardOutput: (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
-        return (result, seconds)
+        return (result, seconds, killed)
     }
 }
 
