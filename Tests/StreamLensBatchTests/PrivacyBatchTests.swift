@@ -13,7 +13,7 @@ import Testing
     static var isReady: Bool {
         CenterFaceDetector.installedPath() != nil && FileManager.default.fileExists(atPath: PrivacyTestset.clip.path)
     }
-    static let notReady: Comment = "needs bash scripts/install-privacy-models.sh and bash scripts/make-privacy-testset.sh"
+    static let notReady: Comment = "needs bash scripts/models/install-privacy-models.sh and bash scripts/datasets/make-privacy-testset.sh"
 
     @Test(.enabled(if: isReady, notReady))
     func aFileDoneWithoutTheBlurIsBlurredAndThenSkipped() async throws {

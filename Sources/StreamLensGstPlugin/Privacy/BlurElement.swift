@@ -125,6 +125,8 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
         if let format, negotiated.map({ $0.width != format.width || $0.height != format.height }) ?? true {
             analysis?.forgetLatest()
             motion.reset()
+            // Live frames wait again for a first result in the new coordinates rather than go out unhidden.
+            hasResult = false
         }
         format = negotiated
         return format != nil

@@ -37,9 +37,11 @@ struct BlurMotion {
         for var item in latest.items {
             if seconds > 0 {
                 let v = item.trackID.flatMap { tracks[$0]?.velocity } ?? (x: 0, y: 0, width: 0, height: 0)
+                // A box only grows ahead of its detections: a shrinking estimate must not uncover a face.
                 let box = BoundingBox(
                     x: item.box.x + v.x * seconds, y: item.box.y + v.y * seconds,
-                    width: max(1, item.box.width + v.width * seconds), height: max(1, item.box.height + v.height * seconds))
+                    width: item.box.width + max(0, v.width) * seconds,
+                    height: item.box.height + max(0, v.height) * seconds)
                 item.box = Self.grown(box, by: growthPerSecond * seconds)
             }
             moved.items.append(item)

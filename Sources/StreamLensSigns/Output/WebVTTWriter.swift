@@ -100,7 +100,7 @@ public final class WebVTTWriter: Sendable {
     /// Appends the cue for a speed-limit event.
     public func append(_ event: SpeedLimitEvent) {
         let speed = state.withLock { $0.speed }?(event.end, event.unit)
-        let reading = speed.map { " · speed \(Int($0.rounded())) \(event.unit)" } ?? ""
+        let reading = speed.flatMap { $0.isFinite ? " · speed \(Int($0.rounded())) \(event.unit)" : nil } ?? ""
         appendCue(start: event.start, end: event.end, text: "Speed limit \(event.value) \(event.unit)\(reading)")
     }
 

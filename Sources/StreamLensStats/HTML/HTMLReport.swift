@@ -117,6 +117,14 @@ public enum HTMLReport {
         return html + "</section>\n"
     }
 
+    /// The speeding rule's tolerance in words, from the rule the speeding events use.
+    static var toleranceText: String {
+        let rule = SpeedingFinder.Rule()
+        let floorMph = rule.toleranceFloorKmh / 1.609344
+        return "\(Int((rule.toleranceFraction * 100).rounded())) %, at least \(format(rule.toleranceFloorKmh)) km/h "
+            + "or \(String(format: "%.1f", floorMph)) mph"
+    }
+
     private static func driveSections(_ drive: DriveProfile) -> String {
         let over = drive.looks.filter { $0.standing == .over }.count
         let seconds = drive.speeding.reduce(0) { $0 + $1.end - $1.start }
@@ -125,7 +133,7 @@ public enum HTMLReport {
             "Track",
             note: "The drive during the video (\(drive.looks.count) looks, one every \(format(drive.step)) s), north up, "
                 + "no map underneath. \(drive.signs.count) sign(s) passed; \(stretches) (\(format(seconds)) s); "
-                + "\(over) look(s) over the tolerance (5 %, at least 3 km/h).",
+                + "\(over) look(s) over the tolerance (\(Self.toleranceText)).",
             body: DriveMapChart(profile: drive).render() + "\n" + DriveMapChart.legend)
         html += section(
             "Speed and limit",

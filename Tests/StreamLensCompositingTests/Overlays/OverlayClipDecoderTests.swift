@@ -6,7 +6,7 @@ import Testing
 @testable import StreamLensCompositing
 
 /// Decodes real alpha clips with GStreamer. The GTK logo (a spinning cube on a transparent background, 128×128,
-/// 30 fps, 140 frames) and its ProRes 4444 / QuickTime RLE transcodes come from scripts/fetch-media.sh.
+/// 30 fps, 140 frames) and its ProRes 4444 / QuickTime RLE transcodes come from scripts/datasets/fetch-media.sh.
 @Suite struct OverlayClipDecoderTests {
     let decoder = OverlayClipDecoder()
 
