@@ -7,8 +7,11 @@ extension PostgresCatalog {
     func setHasSignPositions(_ present: Bool) { hasSignPositions = present }
 
     /// Fills `batch_sign_positions` from the recorded `speed_limit` events, in one transaction.
-    static func fillSignPositions(_ connection: PostgresConnection, logger: Logger) async throws {
+    static func fillSignPositions(
+        _ connection: PostgresConnection, creating table: PostgresQuery, logger: Logger
+    ) async throws {
         try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query(table, logger: logger)
             let rows = try await connection.query(
                 "SELECT file, sequence, event FROM batch_events WHERE type = 'speed_limit' ORDER BY file, sequence",
                 logger: logger)

@@ -77,9 +77,12 @@ public actor PostgresCatalog: BatchCatalog {
                     "SELECT to_regclass('batch_events') IS NOT NULL AND to_regclass('batch_sign_positions') IS NULL",
                     logger: logger
                 ).decode(Bool.self) { olderCatalog = older }
-                for statement in schema { try await connection.query(statement, logger: logger) }
-                // A catalog older than the sign positions gets them from the events its batches recorded.
-                if olderCatalog { try await fillSignPositions(connection, logger: logger) }
+                // A catalog older than the sign positions gets them from the events its batches recorded, the table
+                // made in the same transaction as it is filled: an interrupted fill leaves no empty table behind.
+                for statement in olderCatalog ? schema.dropLast() : schema[...] {
+                    try await connection.query(statement, logger: logger)
+                }
+                if olderCatalog { try await fillSignPositions(connection, creating: schema.last!, logger: logger) }
                 try await connection.query("SELECT pg_advisory_unlock(727272)", logger: logger)
             } else {
                 let rows = try await connection.query(
@@ -100,6 +103,8 @@ public actor PostgresCatalog: BatchCatalog {
         return catalog
     }
 
+    /// The tables; the sign positions' table is the last (an older catalog gets it made and filled in one
+    /// transaction).
     static let schema: [PostgresQuery] = [
         """
         CREATE TABLE IF NOT EXISTS batch_files (

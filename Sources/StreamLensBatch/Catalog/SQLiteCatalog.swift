@@ -48,11 +48,13 @@ public actor SQLiteCatalog: BatchCatalog {
                 _ = try await connection.query("PRAGMA synchronous = NORMAL")
                 let before = try await connection.query("SELECT name FROM sqlite_master WHERE type = 'table'")
                     .compactMap { $0.column("name")?.string }
-                for statement in Self.schema { _ = try await connection.query(statement) }
-                // A catalog older than the sign positions gets them from the events its batches recorded.
-                if before.contains("batch_events") && !before.contains("batch_sign_positions") {
-                    try await catalog.fillSignPositions()
+                // A catalog older than the sign positions gets them from the events its batches recorded, the table
+                // made in the same transaction as it is filled: an interrupted fill leaves no empty table behind.
+                let older = before.contains("batch_events") && !before.contains("batch_sign_positions")
+                for statement in older ? Self.schema.dropLast() : Self.schema[...] {
+                    _ = try await connection.query(statement)
                 }
+                if older { try await catalog.fillSignPositions(creating: Self.schema.last!) }
                 // Catalogs written before the output folder was recorded get the column (empty: not known).
                 let columns = try await connection.query("PRAGMA table_info(batch_files)").compactMap { $0.column("name")?.string }
                 if !columns.contains("output_folder") {
@@ -99,6 +101,8 @@ public actor SQLiteCatalog: BatchCatalog {
         }
     }
 
+    /// The tables; the sign positions' table is the last (an older catalog gets it made and filled in one
+    /// transaction).
     static let schema = [
         """
         CREATE TABLE IF NOT EXISTS batch_files (
@@ -124,11 +128,12 @@ public actor SQLiteCatalog: BatchCatalog {
     private func setHasSignPositions(_ present: Bool) { hasSignPositions = present }
 
     /// Fills `batch_sign_positions` from the recorded `speed_limit` events, in one transaction.
-    private func fillSignPositions() async throws {
-        let events = try await connection.query(
-            "SELECT file, sequence, event FROM batch_events WHERE type = 'speed_limit' ORDER BY file, sequence")
+    private func fillSignPositions(creating table: String) async throws {
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
+            _ = try await connection.query(table)
+            let events = try await connection.query(
+                "SELECT file, sequence, event FROM batch_events WHERE type = 'speed_limit' ORDER BY file, sequence")
             for row in events {
                 guard let sighting = SignSighting(
                     file: row.column("file")?.string ?? "", sequence: row.column("sequence")?.integer ?? 0,
