@@ -44,6 +44,8 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
     private var pending: CompositeContext?
     /// Whether a result has come since the start or the last flush (live frames wait for the first one).
     private var hasResult = false
+    /// A frame's own analysis failed (file mode): `process` ends the stream instead of passing it on.
+    private var failedFrame = false
     /// The context's detections by source, kept so that its storage is reused from frame to frame.
     private var latestBySource: [String: Detections] = [:]
 
@@ -93,6 +95,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
         frameIndex = 0
         lastPTS = nil
         hasResult = false
+        failedFrame = false
         motion = BlurMotion()
         return .process
     }
@@ -148,6 +151,14 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
             // after a flush) rather than go out with nothing hidden.
             analysis.waitForSubmitted()
         }
+        if waiting && outcome == .submitted && analysis.latest?.pts != pts {
+            // The frame's own analysis failed: hiding it with an older frame's boxes (or none) could leave a face
+            // showing, so the stream stops instead.
+            element.postError(.failed, "\(element.name): the analysis of the frame at \(pts) failed, so it cannot be "
+                + "blurred; the stream stops rather than pass it on")
+            failedFrame = true
+            return nil
+        }
         guard var hidden = analysis.latest else {
             frameIndex += 1
             return input.pointer
@@ -166,6 +177,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
 
     override func process(_ buffer: BufferHandle) -> FlowResult {
         guard let format else { return .notNegotiated }
+        guard !failedFrame else { return .error }
         guard let context = pending, let blur else { return .ok }
         pending = nil
         let drawn: Void? = buffer.withPlanes(format: format, writable: true) { blur.composite(onto: $0, context: context) }
