@@ -11,7 +11,7 @@ extension BatchCommand {
         var pairs: [(name: String, value: String)] = [
             ("blur", privacy.kinds.map(\.rawValue).joined(separator: ",")), ("style", privacy.style.rawValue),
             ("margin", "\(privacy.margin)"), ("confidence", "\(privacy.confidence)"),
-            ("hold", "\(Double(privacy.hold.components.seconds) + Double(privacy.hold.components.attoseconds) * 1e-18)"),
+            ("hold", "\(privacy.hold.seconds)"),
         ]
         for kind in privacy.kinds {
             for (index, path) in try kind.requireModels().enumerated() {

@@ -206,8 +206,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
                     StructureField("tracks", .int(figures?.tracks ?? 0)),
                     StructureField("frames-blurred", .int(blurred[kind] ?? 0)),
                     StructureField("longest-gap", .double(figures?.longestGapSeconds ?? 0)),
-                    StructureField("longest-lag", .double(
-                        Double(lag.components.seconds) + Double(lag.components.attoseconds) * 1e-18)),
+                    StructureField("longest-lag", .double(lag.seconds)),
                 ])
             }
         case .flushStop:

@@ -30,7 +30,7 @@ struct BlurMotion {
         if latest.pts != newest { learn(latest) }
         let lag = max(.zero, pts - latest.pts)
         longestLag = max(longestLag, lag)
-        let seconds = Double(lag.components.seconds) + Double(lag.components.attoseconds) * 1e-18
+        let seconds = lag.seconds
         moved.pts = pts
         moved.source = latest.source
         moved.items.removeAll(keepingCapacity: true)
@@ -67,7 +67,7 @@ struct BlurMotion {
                 continue
             }
             let gap = result.pts - track.pts
-            let seconds = Double(gap.components.seconds) + Double(gap.components.attoseconds) * 1e-18
+            let seconds = gap.seconds
             if seconds > 0 {
                 track.velocity = (
                     (item.box.x - track.box.x) / seconds, (item.box.y - track.box.y) / seconds,
