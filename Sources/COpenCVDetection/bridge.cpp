@@ -5,6 +5,7 @@
 #include "opencv_guarded.hpp"
 
 #include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +14,17 @@
 #include <new>
 
 namespace slcv {
+
+void appendKeptBoxes(const std::vector<cv::Rect2d> &boxes, const std::vector<float> &scores, float scoreThreshold,
+                     float nmsThreshold, std::vector<int> &kept, int frameWidth, int frameHeight,
+                     std::vector<slcv_box> &results) {
+    cv::dnn::NMSBoxes(boxes, scores, scoreThreshold, nmsThreshold, kept);
+    for (int index : kept) {
+        const cv::Rect2d &r = boxes[index];
+        slcv_box out{(float)r.x, (float)r.y, (float)r.width, (float)r.height, scores[index], 0};
+        if (clampToFrame(out, frameWidth, frameHeight)) results.push_back(out);
+    }
+}
 
 bool clampToFrame(slcv_box &box, int frameWidth, int frameHeight) {
     const float left = std::max(0.0f, box.x);

@@ -56,12 +56,8 @@ public:
         net_.forward(outputs_, outputNames_);
         decode(inputWidth, inputHeight, (double)width / inputWidth, (double)height / inputHeight);
         if (boxes_.empty()) return;
-        cv::dnn::NMSBoxes(boxes_, scores_, options_.confidence_threshold, options_.nms_threshold, kept_);
-        for (int index : kept_) {
-            const cv::Rect2d &r = boxes_[index];
-            slcv_box out{(float)r.x, (float)r.y, (float)r.width, (float)r.height, scores_[index], 0};
-            if (clampToFrame(out, width, height)) results.push_back(out);
-        }
+        appendKeptBoxes(boxes_, scores_, options_.confidence_threshold, options_.nms_threshold, kept_, width, height,
+                        results);
     }
 
 private:

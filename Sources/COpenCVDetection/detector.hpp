@@ -27,6 +27,12 @@ void packYUV420(const slcv_yuv_image &image, int width, int height, cv::Mat &pac
 /// Clamps `box` to the frame; returns false when nothing of it is left inside.
 bool clampToFrame(slcv_box &box, int frameWidth, int frameHeight);
 
+/// Non-maximum suppression over one class's boxes (frame pixels), appending those kept, clamped to the frame, to
+/// `results` as class 0. `kept` is the caller's scratch list, reused from frame to frame.
+void appendKeptBoxes(const std::vector<cv::Rect2d> &boxes, const std::vector<float> &scores, float scoreThreshold,
+                     float nmsThreshold, std::vector<int> &kept, int frameWidth, int frameHeight,
+                     std::vector<slcv_box> &results);
+
 /// Logistic function: maps an unbounded classifier margin to 0…1 (0 → 0.5).
 inline float logistic(double margin) { return (float)(1.0 / (1.0 + std::exp(-margin))); }
 
