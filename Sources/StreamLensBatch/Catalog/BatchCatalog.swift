@@ -232,3 +232,13 @@ func eventType(of line: String) -> String {
     else { return "unknown" }
     return type
 }
+
+extension BatchCatalog {
+    /// The sightings in the recorded `speed_limit` events: what a catalog older than its sign positions' table
+    /// answers with when opened only to read.
+    func signSightingsFromEvents() async throws(CatalogError) -> [SignSighting] {
+        try await events(type: "speed_limit").compactMap {
+            SignSighting(file: $0.file, sequence: $0.sequence, event: $0.json)
+        }
+    }
+}

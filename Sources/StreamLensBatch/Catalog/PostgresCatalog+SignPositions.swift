@@ -34,11 +34,7 @@ extension PostgresCatalog {
     }
 
     public func signSightings() async throws(CatalogError) -> [SignSighting] {
-        guard hasSignPositions else {
-            return try await events(type: "speed_limit").compactMap {
-                SignSighting(file: $0.file, sequence: $0.sequence, event: $0.json)
-            }
-        }
+        guard hasSignPositions else { return try await signSightingsFromEvents() }
         let logger = logger
         return try await transaction { connection in
             let rows = try await connection.query(

@@ -397,11 +397,7 @@ public actor SQLiteCatalog: BatchCatalog {
     }
 
     public func signSightings() async throws(CatalogError) -> [SignSighting] {
-        guard hasSignPositions else {
-            return try await events(type: "speed_limit").compactMap {
-                SignSighting(file: $0.file, sequence: $0.sequence, event: $0.json)
-            }
-        }
+        guard hasSignPositions else { return try await signSightingsFromEvents() }
         do {
             let query = "SELECT * FROM batch_sign_positions ORDER BY file, sequence"
             return try await lock.withLock({ try await rows(query) }).map { row in
