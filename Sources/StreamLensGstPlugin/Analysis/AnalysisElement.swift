@@ -22,9 +22,7 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
     /// Whether frames wait for a busy stage; nil until the first buffer decides `auto`.
     private var waitWhenBusy: Bool?
     private var frameIndex = 0
-    private var lastPTS: Duration?
-    /// The sink pad's time segment, for stream time.
-    private var segment: TimeSegment?
+    private var streamTime = BufferStreamTime()
 
     /// Builds the stage and its schedule from the properties; throws a one-line message for an ERROR.
     func makeStage() throws(ElementSetupError) -> (stage: any AnalysisStage, schedule: any AnalysisSchedule) {
@@ -57,7 +55,7 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
         }
         if let waitWhenBusy { decide(waiting: waitWhenBusy) }
         frameIndex = 0
-        lastPTS = nil
+        streamTime.restart()
         return .process
     }
 
@@ -98,7 +96,7 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
             decide(waiting: waiting)
             return waiting
         }()
-        let pts = presentationTime(of: buffer, format: format)
+        let pts = streamTime.presentationTime(of: buffer, format: format)
         analysis.offer(buffer, format: format, pts: pts, frameIndex: frameIndex, waitWhenBusy: waiting)
         frameIndex += 1
         if let latest = analysis.latest {
@@ -115,19 +113,10 @@ class AnalysisElement: ElementLogic, @unchecked Sendable {
             analysis.finish()
             element.postMessage(named: AnalysisCounters.messageName, fields: counters.fields(stage: analysis.stage.name))
         case .flushStop:
-            lastPTS = nil
+            streamTime.restart()
             analysis?.forgetLatest()
-        case .segment(let segment): self.segment = segment
+        case .segment(let segment): streamTime.segment = segment
         default: break
         }
-    }
-
-    /// The buffer's PTS in stream time (events and subtitles then match what players show); a buffer without one is
-    /// placed a frame after the previous, so the schedule still advances.
-    private func presentationTime(of buffer: BufferHandle, format: VideoFormat) -> Duration {
-        let pts = buffer.pts.map { segment?.streamTime(of: $0) ?? $0 }
-            ?? lastPTS.map { $0 + (format.frameDuration ?? .milliseconds(40)) } ?? .zero
-        lastPTS = pts
-        return pts
     }
 }

@@ -36,8 +36,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
     /// Whether frames wait for their own analysis; nil until the first buffer decides `auto`.
     private var waitForResults: Bool?
     private var frameIndex = 0
-    private var lastPTS: Duration?
-    private var segment: TimeSegment?
+    private var streamTime = BufferStreamTime()
     private let frames = WritableFrames()
     private var motion = BlurMotion()
     /// What `prepareOutput` chose to hide on the buffer `process` gets next; nil when nothing.
@@ -93,7 +92,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
         default: break
         }
         frameIndex = 0
-        lastPTS = nil
+        streamTime.restart()
         hasResult = false
         failedFrame = false
         motion = BlurMotion()
@@ -142,7 +141,7 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
             decide(waiting: !(element.upstreamIsLive() ?? false))
             return waitForResults ?? true
         }()
-        let pts = presentationTime(of: input, format: format)
+        let pts = streamTime.presentationTime(of: input, format: format)
         let outcome = analysis.offer(input, format: format, pts: pts, frameIndex: frameIndex, waitWhenBusy: waiting)
         if waiting && outcome == .submitted {
             analysis.waitForSubmitted()
@@ -210,20 +209,12 @@ final class BlurElement: ElementLogic, @unchecked Sendable {
                 ])
             }
         case .flushStop:
-            lastPTS = nil
+            streamTime.restart()
             hasResult = false
             analysis?.forgetLatest()
             motion.reset()
-        case .segment(let segment): self.segment = segment
+        case .segment(let segment): streamTime.segment = segment
         default: break
         }
-    }
-
-    /// The buffer's PTS in stream time; a buffer without one is placed a frame after the previous.
-    private func presentationTime(of buffer: BufferHandle, format: VideoFormat) -> Duration {
-        let pts = buffer.pts.map { segment?.streamTime(of: $0) ?? $0 }
-            ?? lastPTS.map { $0 + (format.frameDuration ?? .milliseconds(40)) } ?? .zero
-        lastPTS = pts
-        return pts
     }
 }
