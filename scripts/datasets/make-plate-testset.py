@@ -15,10 +15,13 @@ Debian's python3-opencv and numpy only.
 """
 import json
 import math
-import subprocess
+import os
 import sys
 
 import cv2
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pasted_footage import open_encoder, read_frames  # noqa: E402
 import numpy as np
 
 # name: (plate x, y, width, height in the photograph, its text)
@@ -44,22 +47,10 @@ def main():
         if image is None:
             sys.exit(f"make-plate-testset: cannot read {path}")
         crops[name] = crop_around(image, PLATES[name][0])
-    video = cv2.VideoCapture(bikes_path)
-    frames = []
-    while True:
-        ok, frame = video.read()
-        if not ok:
-            break
-        frames.append(frame)
-    if len(frames) < 100:
-        sys.exit(f"make-plate-testset: {bikes_path} gave {len(frames)} frames")
+    frames = read_frames(bikes_path, "make-plate-testset")
     height, width = frames[0].shape[:2]
     count = len(frames)
-    encoder = subprocess.Popen(
-        ["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", f"{width}x{height}",
-         "-r", "25", "-i", "-", "-c:v", "libx264", "-preset", "medium", "-crf", "16", "-pix_fmt", "yuv420p",
-         "-bitexact", "-map_metadata", "-1", output_path],
-        stdin=subprocess.PIPE)
+    encoder = open_encoder(width, height, output_path)
     listing = []
     for index, frame in enumerate(frames):
         t = index / (count - 1)

@@ -38,7 +38,7 @@ if ! /usr/bin/python3 -c 'import cv2, numpy' 2>/dev/null; then
     echo "$script_name: Debian's python3-opencv is missing: run scripts/setup.sh (apt-get install python3-opencv)" >&2
     exit 1
 fi
-stamp=$( (cat "$generator"; printf '%s\n' "$eu5_sha256" "$eu7_sha256"; sha256sum < "$media/bikes.mp4") |
+stamp=$( (cat "$generator" "$repo/scripts/lib/pasted_footage.py"; printf '%s\n' "$eu5_sha256" "$eu7_sha256"; sha256sum < "$media/bikes.mp4") |
     sha256sum | cut -d' ' -f1)
 if [[ -f "$output/plates-bikes.json" && "$(cat "$output/.plates-stamp" 2>/dev/null)" == "$stamp" ]]; then
     echo "$script_name: $output is up to date"

@@ -14,10 +14,13 @@ face squares (the crop's face part, in frame pixels) for the tests. Debian's pyt
 """
 import json
 import math
-import subprocess
+import os
 import sys
 
 import cv2
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pasted_footage import open_encoder, read_frames  # noqa: E402
 import numpy as np
 
 # (image, crop x, y, side, the face inside the crop as x, y, side) — the face square is where Haar finds it.
@@ -36,22 +39,10 @@ def main():
             sys.exit(f"make-privacy-testset: cannot read {path}")
         (x, y, side), _ = FACES[name]
         crops[name] = image[y:y + side, x:x + side].copy()
-    video = cv2.VideoCapture(bikes_path)
-    frames = []
-    while True:
-        ok, frame = video.read()
-        if not ok:
-            break
-        frames.append(frame)
-    if len(frames) < 100:
-        sys.exit(f"make-privacy-testset: {bikes_path} gave {len(frames)} frames")
+    frames = read_frames(bikes_path, "make-privacy-testset")
     height, width = frames[0].shape[:2]
     count = len(frames)
-    encoder = subprocess.Popen(
-        ["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24", "-s", f"{width}x{height}",
-         "-r", "25", "-i", "-", "-c:v", "libx264", "-preset", "medium", "-crf", "16", "-pix_fmt", "yuv420p",
-         "-bitexact", "-map_metadata", "-1", output_path],
-        stdin=subprocess.PIPE)
+    encoder = open_encoder(width, height, output_path)
     listing = []
     for index, frame in enumerate(frames):
         t = index / (count - 1)

@@ -36,7 +36,7 @@ if ! /usr/bin/python3 -c 'import cv2, numpy' 2>/dev/null; then
     echo "$script_name: Debian's python3-opencv is missing: run scripts/setup.sh (apt-get install python3-opencv)" >&2
     exit 1
 fi
-stamp=$( (cat "$generator"; printf '%s\n' "$messi_sha256" "$astronaut_sha256"; sha256sum < "$media/bikes.mp4") |
+stamp=$( (cat "$generator" "$repo/scripts/lib/pasted_footage.py"; printf '%s\n' "$messi_sha256" "$astronaut_sha256"; sha256sum < "$media/bikes.mp4") |
     sha256sum | cut -d' ' -f1)
 if [[ -f "$output/faces-bikes.json" && "$(cat "$output/.stamp" 2>/dev/null)" == "$stamp" ]]; then
     echo "$script_name: $output is up to date"
