@@ -205,7 +205,8 @@ let package = Package(
             dependencies: ["StreamLensGStreamer", "StreamLensFramePath", "StreamLensCore"]
         ),
         .testTarget(
-            name: "StreamLensStatsTests", dependencies: ["StreamLensStats", "StreamLensCore", "StreamLensTelemetry"]
+            name: "StreamLensStatsTests",
+            dependencies: ["StreamLensStats", "StreamLensCore", "StreamLensTelemetry", "StreamLensTestMedia"]
         ),
         .testTarget(
             name: "StreamLensCompositingTests",
@@ -223,7 +224,7 @@ let package = Package(
             name: "StreamLensTests",
             dependencies: [
                 "StreamLens", "StreamLensCore", "StreamLensGStreamer", "StreamLensFramePath", "StreamLensOptions",
-                "StreamLensTelemetry",
+                "StreamLensTelemetry", "StreamLensTestMedia",
             ]
         ),
         // Black-box: runs the built `streamlens batch/status/events` on real clips, SQLite files and a real PostgreSQL.

@@ -1,8 +1,6 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import StreamLensTelemetry
+import StreamLensTestMedia
 import Testing
 @testable import StreamLensStats
 
@@ -86,34 +84,5 @@ struct DriveChartsTests {
         #expect(bands.map { [$0["data-start"], $0["data-end"], $0["data-limit"]] } == [["1.8", "6.2", "50"], ["20", "25.8", "30"]])
         let lines = chart.elements(named: "polyline", className: "speed-line")
         #expect(lines.count == 1 && lines.first?["points"]?.split(separator: " ").count == 301)
-    }
-}
-
-/// The elements of one inline `<svg id=…>` of a page, read with a real XML parser (the SVG must be well-formed).
-struct SVGElements {
-    private(set) var all: [(name: String, attributes: [String: String])] = []
-
-    init(html: String, id: String) throws {
-        let start = try #require(html.range(of: "<svg id=\"\(id)\""))
-        let end = try #require(html.range(of: "</svg>", range: start.upperBound..<html.endIndex))
-        let delegate = Collector()
-        let parser = XMLParser(data: Data(html[start.lowerBound..<end.upperBound].utf8))
-        parser.delegate = delegate
-        #expect(parser.parse(), "svg \(id) is not well-formed: \(String(describing: parser.parserError))")
-        all = delegate.elements
-    }
-
-    func elements(named name: String, className: String) -> [[String: String]] {
-        all.filter { $0.name == name && $0.attributes["class"] == className }.map(\.attributes)
-    }
-
-    private final class Collector: NSObject, XMLParserDelegate {
-        var elements: [(name: String, attributes: [String: String])] = []
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String]
-        ) {
-            elements.append((elementName, attributes))
-        }
     }
 }

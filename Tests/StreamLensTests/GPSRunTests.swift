@@ -1,8 +1,6 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import StreamLensTelemetry
+import StreamLensTestMedia
 import Testing
 @testable import StreamLens
 
@@ -192,40 +190,5 @@ import Testing
         let exports = try TelemetrySettings.exports(parsing: ["geojson=a.geojson", "gpx", "b.gpx"])
         #expect(exports == [.init(kind: "geojson", path: "a.geojson"), .init(kind: "gpx", path: "b.gpx")])
         #expect(throws: RunError.self) { _ = try TelemetrySettings.exports(parsing: ["gpx"]) }
-    }
-}
-
-/// The elements of one inline `<svg id=…>` of a page, read with a real XML parser (the SVG must be well-formed).
-struct SVGElements {
-    private(set) var all: [(name: String, attributes: [String: String])] = []
-
-    init(html: String, id: String) throws {
-        let start = try #require(html.range(of: "<svg id=\"\(id)\""))
-        let end = try #require(html.range(of: "</svg>", range: start.upperBound..<html.endIndex))
-        let delegate = Collector()
-        let parser = XMLParser(data: Data(html[start.lowerBound..<end.upperBound].utf8))
-        parser.delegate = delegate
-        #expect(parser.parse(), "svg \(id) is not well-formed: \(String(describing: parser.parserError))")
-        all = delegate.elements
-    }
-
-    func elements(named name: String, className: String) -> [[String: String]] {
-        all.filter { $0.name == name && $0.attributes["class"] == className }.map(\.attributes)
-    }
-
-    /// A time as the page writes it: at most two decimals, no trailing zeros.
-    static func number(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
-    private final class Collector: NSObject, XMLParserDelegate {
-        var elements: [(name: String, attributes: [String: String])] = []
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String]
-        ) {
-            elements.append((elementName, attributes))
-        }
     }
 }
